@@ -1,0 +1,55 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pkg from '../../package.json';
+import { describeError } from '../platform/errors';
+import { parseArgs, USAGE, UsageError } from './args';
+import { findElectron, hasDisplay, tryDownloadElectron } from './electron-binary';
+import { runServe } from './serve-command';
+
+/** `carapace` with no command: the desktop app, or serve mode where Electron cannot run. */
+async function runDesktop(): Promise<number> {
+  let electron = findElectron();
+  if (!electron.ok && hasDisplay()) {
+    console.error("Fetching Electron's binary (first run)…");
+    electron = tryDownloadElectron();
+  }
+  const reason = !electron.ok ? electron.reason : !hasDisplay() ? 'there is no display (DISPLAY is unset)' : null;
+  if (reason !== null || !electron.ok) {
+    console.error(`Carapace: ${reason ?? 'Electron is unavailable'}; starting serve mode instead — open the URL below in a browser.`);
+    await runServe({ port: null, host: '127.0.0.1', project: null, version: pkg.version, portFallback: true });
+    return 0;
+  }
+  const appRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+  const child = spawn(electron.binary, [appRoot], { stdio: 'inherit' });
+  return new Promise((resolve) => child.on('exit', (code) => resolve(code ?? 1)));
+}
+
+async function main(argv: string[]): Promise<number> {
+  const command = parseArgs(argv);
+  switch (command.kind) {
+    case 'help':
+      console.log(USAGE);
+      return 0;
+    case 'version':
+      console.log(pkg.version);
+      return 0;
+    case 'serve':
+      await runServe({ ...command, version: pkg.version });
+      return 0;
+    case 'desktop':
+      return runDesktop();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    if (error instanceof UsageError) {
+      console.error(`carapace: ${error.message}\n\n${USAGE}`);
+      process.exit(2);
+    }
+    console.error(`carapace: ${describeError(error)}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,80 @@
+import { homedir } from 'node:os';
+import { DEMO_MODEL_ID } from '@shared/domain/models';
+import { DemoModelClient } from './devtools/demo';
+import { CLAUDE_MODELS, DEFAULT_CLAUDE_MODEL, DEMO_MODEL } from './harness/model/catalog';
+import type { ModelClient } from './harness/model/model-client';
+import { DefaultModelRouter } from './harness/model/router';
+import { SettingsService } from './harness/settings/settings-service';
+import { createHandlers } from './ipc/handlers';
+import { IpcRouter } from './ipc/router';
+import type { FolderPicker, Services } from './ipc/services';
+import type { Logger } from './platform/logger';
+import { carapaceHome, dataPaths } from './platform/paths';
+import type { SecretStore } from './platform/secrets';
+import { EventHub } from './workspace/event-hub';
+import { ProjectRegistry } from './workspace/projects';
+import { SessionManager } from './workspace/sessions';
+import { TabsStore } from './workspace/tabs';
+import { WorkspaceService } from './workspace/workspace-service';
+
+export interface CarapaceOptions {
+  env: NodeJS.ProcessEnv;
+  secrets: SecretStore;
+  logger: Logger;
+  version: string;
+  folderPicker?: FolderPicker | null;
+  /** Replace the demo model's client (benchmarks use a faster one). */
+  demoClient?: ModelClient;
+}
+
+export interface Carapace {
+  services: Services;
+  router: IpcRouter;
+  hub: EventHub;
+  shutdown(): Promise<void>;
+}
+
+/**
+ * The composition root shared by the desktop app and serve mode: every service built once, wired by
+ * constructor injection. Transports are added by the caller.
+ */
+export function createCarapace(options: CarapaceOptions): Carapace {
+  const paths = dataPaths(carapaceHome(options.env));
+  const hub = new EventHub();
+  const settings = new SettingsService(paths.settingsFile, options.env, options.secrets);
+  const demo = options.demoClient ?? new DemoModelClient();
+  const models = new DefaultModelRouter(settings, demo);
+  const projects = new ProjectRegistry(paths.stateFile);
+  const projectDir = (projectId: string) => paths.projectDir(projectId);
+  const sessions = new SessionManager({
+    projectDir,
+    projects,
+    hub,
+    models,
+    logger: options.logger,
+    defaultModel: () => (settings.demoOnly ? DEMO_MODEL_ID : (settings.current.model ?? DEFAULT_CLAUDE_MODEL)),
+  });
+  const workspace = new WorkspaceService(projects, sessions, new TabsStore(projectDir), hub);
+  settings.onDidChange((view) => hub.emit('settings.changed', { settings: view }));
+
+  const services: Services = {
+    version: options.version,
+    platform: process.platform,
+    homeDir: homedir(),
+    workspace,
+    sessions,
+    settings,
+    models: { list: () => [DEMO_MODEL, ...CLAUDE_MODELS] },
+    folderPicker: options.folderPicker ?? null,
+  };
+  return {
+    services,
+    router: new IpcRouter(createHandlers(services), options.logger),
+    hub,
+    async shutdown() {
+      await sessions.shutdown();
+      hub.dispose();
+      if (demo instanceof DemoModelClient) await demo.close();
+    },
+  };
+}

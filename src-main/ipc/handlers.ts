@@ -1,0 +1,16 @@
+import { appHandlers } from './app';
+import { projectHandlers } from './projects';
+import type { HandlerMap } from './router';
+import type { Services } from './services';
+import { sessionHandlers } from './sessions';
+import { settingsHandlers } from './settings';
+
+/** Every channel's handler; the type demands one for each channel of the contract. */
+export function createHandlers(services: Services): HandlerMap {
+  return {
+    ...appHandlers(services),
+    ...projectHandlers(services),
+    ...sessionHandlers(services),
+    ...settingsHandlers(services),
+  };
+}

@@ -1,0 +1,31 @@
+import type { HandlerMap } from './router';
+import type { Services } from './services';
+
+type SessionChannels =
+  | 'sessions.list'
+  | 'sessions.create'
+  | 'sessions.get'
+  | 'sessions.send'
+  | 'sessions.stop'
+  | 'sessions.rename'
+  | 'sessions.setModel'
+  | 'tabs.open'
+  | 'tabs.close'
+  | 'tabs.activate'
+  | 'tabs.reorder';
+
+export function sessionHandlers(s: Services): Pick<HandlerMap, SessionChannels> {
+  return {
+    'sessions.list': ({ projectId }) => s.sessions.list(projectId),
+    'sessions.create': ({ projectId, model }) => s.workspace.createSession(projectId, model),
+    'sessions.get': ({ sessionId }) => s.sessions.get(sessionId),
+    'sessions.send': ({ sessionId, text }) => s.sessions.send(sessionId, text),
+    'sessions.stop': ({ sessionId }) => s.sessions.stop(sessionId),
+    'sessions.rename': ({ sessionId, title }) => s.sessions.rename(sessionId, title),
+    'sessions.setModel': ({ sessionId, model }) => s.sessions.setModel(sessionId, model),
+    'tabs.open': ({ projectId, sessionId }) => s.workspace.openTab(projectId, sessionId),
+    'tabs.close': ({ projectId, sessionId }) => s.workspace.closeTab(projectId, sessionId),
+    'tabs.activate': ({ projectId, sessionId }) => s.workspace.activateTab(projectId, sessionId),
+    'tabs.reorder': ({ projectId, order }) => s.workspace.reorderTabs(projectId, order),
+  };
+}

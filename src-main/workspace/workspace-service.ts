@@ -1,0 +1,93 @@
+import type { ProjectInfo } from '@shared/domain/project';
+import type { SessionSummary } from '@shared/domain/session';
+import type { TabsState, WorkspaceSnapshot } from '@shared/domain/workspace';
+import { AppError } from '../platform/errors';
+import type { EventHub } from './event-hub';
+import { resolveProjectPath, type ProjectRegistry } from './projects';
+import type { SessionManager } from './sessions';
+import { closeTab, openTab, reorderTabs, type TabsStore } from './tabs';
+
+/** Projects, their sessions and their tab strips, as one workspace the UI can snapshot. */
+export class WorkspaceService {
+  constructor(
+    private readonly projects: ProjectRegistry,
+    private readonly sessions: SessionManager,
+    private readonly tabStore: TabsStore,
+    private readonly hub: EventHub,
+  ) {}
+
+  recent(): ProjectInfo[] {
+    return this.projects.recent();
+  }
+
+  open(pathInput: string): WorkspaceSnapshot {
+    const info = this.projects.touch(resolveProjectPath(pathInput));
+    this.hub.emit('projects.changed', { recent: this.projects.recent() });
+    return this.snapshot(info.id);
+  }
+
+  /** The last opened project, if its folder still exists. */
+  current(): WorkspaceSnapshot | null {
+    const last = this.projects.lastProject;
+    if (last === null) return null;
+    try {
+      return this.open(last);
+    } catch (error) {
+      if (error instanceof AppError && (error.code === 'NOT_FOUND' || error.code === 'INVALID_INPUT')) return null;
+      throw error;
+    }
+  }
+
+  forget(projectPath: string): ProjectInfo[] {
+    const recent = this.projects.forget(projectPath);
+    this.hub.emit('projects.changed', { recent });
+    return recent;
+  }
+
+  snapshot(projectId: string): WorkspaceSnapshot {
+    const project = this.projects.get(projectId);
+    const sessions = this.sessions.list(projectId);
+    return { project, sessions, tabs: this.tabs(projectId) };
+  }
+
+  createSession(projectId: string, model?: string): SessionSummary {
+    const session = this.sessions.create(projectId, model);
+    this.updateTabs(projectId, (t) => openTab(t, session.id));
+    return session;
+  }
+
+  tabs(projectId: string): TabsState {
+    this.projects.get(projectId);
+    return this.tabStore.get(projectId, (id) => this.sessions.has(id));
+  }
+
+  openTab(projectId: string, sessionId: string): TabsState {
+    this.requireSession(projectId, sessionId);
+    return this.updateTabs(projectId, (t) => openTab(t, sessionId));
+  }
+
+  activateTab(projectId: string, sessionId: string): TabsState {
+    return this.openTab(projectId, sessionId);
+  }
+
+  closeTab(projectId: string, sessionId: string): TabsState {
+    return this.updateTabs(projectId, (t) => closeTab(t, sessionId));
+  }
+
+  reorderTabs(projectId: string, order: readonly string[]): TabsState {
+    return this.updateTabs(projectId, (t) => reorderTabs(t, order));
+  }
+
+  private requireSession(projectId: string, sessionId: string): void {
+    this.sessions.list(projectId);
+    if (!this.sessions.has(sessionId) || this.sessions.get(sessionId).session.projectId !== projectId) {
+      throw new AppError('NOT_FOUND', `Project ${projectId} has no session ${sessionId}.`);
+    }
+  }
+
+  private updateTabs(projectId: string, change: (tabs: TabsState) => TabsState): TabsState {
+    const tabs = this.tabStore.set(projectId, change(this.tabs(projectId)));
+    this.hub.emit('tabs.changed', { projectId, tabs });
+    return tabs;
+  }
+}

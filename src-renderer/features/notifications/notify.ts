@@ -1,0 +1,21 @@
+import type { SessionSummary } from '@shared/domain/session';
+
+/** Asks for permission on a user gesture (browsers refuse requests made without one). */
+export function requestNotificationPermission(): void {
+  if (typeof Notification === 'undefined' || Notification.permission !== 'default') return;
+  void Notification.requestPermission();
+}
+
+/** A desktop notification that a session out of view finished or failed. */
+export function notifySessionEnded(session: SessionSummary, preview: string): void {
+  if (typeof Notification === 'undefined' || Notification.permission !== 'granted') return;
+  const failed = session.activity === 'error';
+  const title = failed ? `${session.title} failed` : `${session.title} finished`;
+  const body = failed ? (session.lastError ?? 'The session stopped with an error.') : preview.slice(0, 160);
+  try {
+    const n = new Notification(title, { body, tag: `carapace-${session.id}` });
+    n.onclick = () => window.focus();
+  } catch {
+    // Some browsers only allow notifications from a service worker; the badge still shows the state.
+  }
+}

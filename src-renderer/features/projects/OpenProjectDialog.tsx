@@ -1,0 +1,118 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { DirectoryListing } from '@shared/domain/project';
+import { Dialog } from '../../components/Dialog';
+import { getClient } from '../../ipc/client';
+import { openProject } from '../../stores/actions';
+import { useWorkspace } from '../../stores/workspace-store';
+
+/**
+ * Chooses a project folder. The browser cannot see the disk in serve mode, so folders are listed by
+ * the main process; the desktop app also offers its native picker.
+ */
+export function OpenProjectDialog() {
+  const appInfo = useWorkspace((s) => s.appInfo);
+  const recent = useWorkspace((s) => s.recent);
+  const current = useWorkspace((s) => s.project);
+  const [path, setPath] = useState(current?.path ?? appInfo?.homeDir ?? '');
+  const [listing, setListing] = useState<DirectoryListing | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const close = () => useWorkspace.setState({ dialog: null });
+
+  const browse = useCallback(async (dir: string | undefined) => {
+    try {
+      const result = await getClient().invoke('fs.listDirectory', dir ? { path: dir } : {});
+      setListing(result);
+      setPath(result.path);
+      setProblem(null);
+    } catch (error) {
+      setProblem((error as Error).message);
+    }
+  }, []);
+
+  useEffect(() => {
+    void browse(current?.path ?? appInfo?.homeDir);
+  }, [browse, current?.path, appInfo?.homeDir]);
+
+  const pickNative = async () => {
+    try {
+      const { path: picked } = await getClient().invoke('fs.pickDirectory', {});
+      if (picked) await openProject(picked);
+    } catch (error) {
+      setProblem((error as Error).message);
+    }
+  };
+
+  return (
+    <Dialog label="Open project" onClose={close} className="open-project">
+      <h2>Open project</h2>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void openProject(path.trim());
+        }}
+      >
+        <label>
+          Folder path
+          <input value={path} onChange={(e) => setPath(e.target.value)} spellCheck={false} autoComplete="off" />
+        </label>
+        <div className="row">
+          <button type="submit" className="primary" disabled={path.trim() === ''}>
+            Open
+          </button>
+          <button type="button" onClick={() => void browse(path.trim() || undefined)}>
+            Go to folder
+          </button>
+          {appInfo?.capabilities.nativeFolderPicker ? (
+            <button type="button" onClick={() => void pickNative()}>
+              Browse…
+            </button>
+          ) : null}
+          <button type="button" onClick={close}>
+            Cancel
+          </button>
+        </div>
+      </form>
+      {problem ? (
+        <p role="alert" className="error-text">
+          {problem}
+        </p>
+      ) : null}
+      {listing ? (
+        <nav aria-label="Folders" className="folder-list">
+          <ul>
+            {listing.parent ? (
+              <li>
+                <button type="button" className="link" onClick={() => void browse(listing.parent ?? undefined)}>
+                  ↑ Parent folder
+                </button>
+              </li>
+            ) : null}
+            {listing.directories.map((d) => (
+              <li key={d.path}>
+                <button type="button" className="link" onClick={() => void browse(d.path)} onDoubleClick={() => void openProject(d.path)}>
+                  📁 {d.name}
+                </button>
+              </li>
+            ))}
+          </ul>
+          {listing.truncated ? <p className="muted">Only the first 1,000 folders are listed.</p> : null}
+        </nav>
+      ) : null}
+      {recent.length > 0 ? (
+        <section aria-label="Recent projects in dialog">
+          <h3>Recent</h3>
+          <ul>
+            {recent.map((p) => (
+              <li key={p.path}>
+                <button type="button" className="link" onClick={() => void openProject(p.path)}>
+                  {p.name}
+                </button>{' '}
+                <span className="muted">{p.path}</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+    </Dialog>
+  );
+}

@@ -1,0 +1,39 @@
+import { useWorkspace } from '../../stores/workspace-store';
+import { SessionView } from './SessionView';
+import { Sidebar } from './Sidebar';
+import { StatusBar } from './StatusBar';
+import { TabStrip } from './TabStrip';
+import { newSession } from '../../stores/actions';
+
+/** Sidebar, tab strip, the session panel(s) and the status bar of one open project. */
+export function Workspace() {
+  const open = useWorkspace((s) => s.tabs.open);
+  const active = useWorkspace((s) => s.tabs.active);
+  const layout = useWorkspace((s) => s.layout);
+  // Tabs show one panel; "side by side" tiles every open session so many can be watched at once.
+  const shown = layout === 'grid' ? open : active ? [active] : [];
+  return (
+    <div className="workspace">
+      <Sidebar />
+      <main className="main">
+        <TabStrip />
+        {shown.length === 0 ? (
+          <div className="empty">
+            <p>No session open.</p>
+            <button type="button" className="primary" onClick={() => void newSession()}>
+              Start a session
+            </button>
+            <p className="muted">Ctrl+T (Alt+T in a browser) starts one too.</p>
+          </div>
+        ) : (
+          <div className={layout === 'grid' ? `panels grid n${Math.min(shown.length, 12)}` : 'panels'}>
+            {shown.map((id) => (
+              <SessionView key={id} sessionId={id} />
+            ))}
+          </div>
+        )}
+        <StatusBar />
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,52 @@
+import type { CarapaceClient } from '@shared/ipc/client';
+import { messageText } from '@shared/domain/messages';
+import { notifySessionEnded } from '../features/notifications/notify';
+import { bootstrap } from '../stores/actions';
+import { applyDeltas, upsertItem, useTranscripts } from '../stores/transcripts-store';
+import { isInView, useWorkspace } from '../stores/workspace-store';
+
+const busy = (a: string | undefined) => a === 'thinking' || a === 'streaming';
+
+/**
+ * Feeds contract events into the stores, once, outside React: each event is one targeted update.
+ * Returns a disposer for every subscription.
+ */
+export function subscribe(client: CarapaceClient): () => void {
+  const offs = [
+    client.on('sessions.changed', ({ session }) => {
+      const state = useWorkspace.getState();
+      if (state.project && session.projectId !== state.project.id) return;
+      const before = state.sessions[session.id];
+      const finished = busy(before?.activity) && !busy(session.activity);
+      const unseen = finished && !isInView(state, session.id, document.hidden);
+      useWorkspace.setState((s) => ({
+        sessions: { ...s.sessions, [session.id]: session },
+        unseen: unseen ? { ...s.unseen, [session.id]: true } : s.unseen,
+      }));
+      if (unseen) {
+        const items = useTranscripts.getState().bySession[session.id] ?? [];
+        const last = items.findLast((i) => i.kind === 'message' && i.role === 'assistant');
+        const preview = last?.kind === 'message' ? messageText(last.content) : '';
+        notifySessionEnded(session, preview);
+      }
+    }),
+    client.on('tabs.changed', ({ projectId, tabs }) => {
+      if (useWorkspace.getState().project?.id === projectId) useWorkspace.setState({ tabs });
+    }),
+    client.on('transcript.appended', ({ sessionId, item }) => upsertItem(sessionId, item)),
+    client.on('transcript.updated', ({ sessionId, item }) => upsertItem(sessionId, item)),
+    client.on('stream.batch', ({ deltas }) => applyDeltas(deltas)),
+    client.on('settings.changed', ({ settings }) => useWorkspace.setState({ settings })),
+    client.on('projects.changed', ({ recent }) => useWorkspace.setState({ recent })),
+  ];
+  let wasOpen = false;
+  offs.push(
+    client.onConnection((connection) => {
+      useWorkspace.setState({ connection });
+      // After a drop, events may have been missed: refetch the whole picture.
+      if (connection === 'open' && wasOpen) void bootstrap();
+      if (connection === 'open') wasOpen = true;
+    }),
+  );
+  return () => offs.forEach((off) => off());
+}

@@ -1,0 +1,24 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './app/App';
+import { ErrorBoundary } from './app/ErrorBoundary';
+import { createClient } from './ipc/client';
+import { subscribe } from './ipc/subscriptions';
+import { bootstrap } from './stores/actions';
+import { showToast } from './stores/workspace-store';
+import './styles.css';
+
+const client = createClient();
+subscribe(client);
+bootstrap().catch((error: unknown) => showToast(`Could not load the workspace: ${(error as Error).message}`));
+
+const root = document.getElementById('root');
+if (root) {
+  createRoot(root).render(
+    <StrictMode>
+      <ErrorBoundary>
+        <App />
+      </ErrorBoundary>
+    </StrictMode>,
+  );
+}

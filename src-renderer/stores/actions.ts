@@ -1,0 +1,110 @@
+import { IpcRequestError } from '@shared/domain/errors';
+import type { SettingsPatch } from '@shared/domain/settings';
+import { getClient } from '../ipc/client';
+import { setTranscript } from './transcripts-store';
+import { applySnapshot, markSeen, showToast, useWorkspace } from './workspace-store';
+
+/** Runs a request; a failure becomes a toast (and `undefined`) instead of an unhandled rejection. */
+async function attempt<T>(what: string, run: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await run();
+  } catch (error) {
+    const message = error instanceof IpcRequestError || error instanceof Error ? error.message : String(error);
+    showToast(`${what}: ${message}`);
+    return undefined;
+  }
+}
+
+const client = () => getClient();
+const projectId = () => useWorkspace.getState().project?.id ?? null;
+
+/** Loads everything the window shows; also run after a reconnect, since events may have been missed. */
+export async function bootstrap(): Promise<void> {
+  const c = client();
+  const [appInfo, recent, models, settings, current] = await Promise.all([
+    c.invoke('app.info', {}),
+    c.invoke('projects.recent', {}),
+    c.invoke('models.list', {}),
+    c.invoke('settings.get', {}),
+    c.invoke('projects.current', {}),
+  ]);
+  useWorkspace.setState({ appInfo, recent, models, settings });
+  if (current) {
+    applySnapshot(current);
+    await Promise.all(current.tabs.open.map((id) => loadTranscript(id)));
+  }
+}
+
+export async function loadTranscript(sessionId: string): Promise<void> {
+  const result = await attempt('Loading the session', () => client().invoke('sessions.get', { sessionId }));
+  if (!result) return;
+  setTranscript(sessionId, result.transcript);
+  useWorkspace.setState((s) => ({ sessions: { ...s.sessions, [sessionId]: result.session } }));
+}
+
+export async function openProject(path: string): Promise<boolean> {
+  const snapshot = await attempt('Opening the project', () => client().invoke('projects.open', { path }));
+  if (!snapshot) return false;
+  applySnapshot(snapshot);
+  useWorkspace.setState({ dialog: null });
+  await Promise.all(snapshot.tabs.open.map((id) => loadTranscript(id)));
+  return true;
+}
+
+export async function newSession(): Promise<void> {
+  const id = projectId();
+  if (id === null) return;
+  const session = await attempt('Creating a session', () => client().invoke('sessions.create', { projectId: id }));
+  if (session) setTranscript(session.id, []);
+}
+
+export async function openSession(sessionId: string): Promise<void> {
+  const id = projectId();
+  if (id === null) return;
+  if (!useWorkspace.getState().tabs.open.includes(sessionId)) await loadTranscript(sessionId);
+  await attempt('Opening the session', () => client().invoke('tabs.activate', { projectId: id, sessionId }));
+  markSeen(sessionId);
+}
+
+export async function closeSession(sessionId: string): Promise<void> {
+  const id = projectId();
+  if (id === null) return;
+  await attempt('Closing the tab', () => client().invoke('tabs.close', { projectId: id, sessionId }));
+}
+
+export async function reorderTabs(order: string[]): Promise<void> {
+  const id = projectId();
+  if (id === null) return;
+  // Show the new order at once; the main process's answer (tabs.changed) confirms it.
+  useWorkspace.setState((s) => ({ tabs: { ...s.tabs, open: order } }));
+  await attempt('Reordering tabs', () => client().invoke('tabs.reorder', { projectId: id, order }));
+}
+
+export async function renameSession(sessionId: string, title: string): Promise<void> {
+  await attempt('Renaming the session', () => client().invoke('sessions.rename', { sessionId, title }));
+}
+
+export async function setSessionModel(sessionId: string, model: string): Promise<void> {
+  await attempt('Changing the model', () => client().invoke('sessions.setModel', { sessionId, model }));
+}
+
+export async function sendMessage(sessionId: string, text: string): Promise<boolean> {
+  const result = await attempt('Sending', () => client().invoke('sessions.send', { sessionId, text }));
+  return result !== undefined;
+}
+
+export async function stopSession(sessionId: string): Promise<void> {
+  await attempt('Stopping', () => client().invoke('sessions.stop', { sessionId }));
+}
+
+export async function updateSettings(patch: SettingsPatch): Promise<boolean> {
+  const settings = await attempt('Saving settings', () => client().invoke('settings.update', patch));
+  if (settings) useWorkspace.setState({ settings });
+  return settings !== undefined;
+}
+
+export async function setApiKey(key: string | null): Promise<boolean> {
+  const settings = await attempt('Saving the API key', () => client().invoke('settings.setApiKey', { key }));
+  if (settings) useWorkspace.setState({ settings });
+  return settings !== undefined;
+}

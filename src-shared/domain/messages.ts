@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { TokenUsage } from './usage';
+
+/** Content blocks in the Messages API's shape, so transcripts map onto requests one to one. */
+export const TextBlock = z.object({ type: z.literal('text'), text: z.string() });
+export const ThinkingBlock = z.object({
+  type: z.literal('thinking'),
+  thinking: z.string(),
+  signature: z.string().optional(),
+});
+export const ToolUseBlock = z.object({
+  type: z.literal('tool_use'),
+  id: z.string(),
+  name: z.string(),
+  input: z.record(z.string(), z.unknown()),
+});
+export const ToolResultBlock = z.object({
+  type: z.literal('tool_result'),
+  tool_use_id: z.string(),
+  content: z.union([z.string(), z.array(TextBlock)]),
+  is_error: z.boolean().optional(),
+});
+export const ContentBlock = z.discriminatedUnion('type', [TextBlock, ThinkingBlock, ToolUseBlock, ToolResultBlock]);
+export type TextBlock = z.infer<typeof TextBlock>;
+export type ContentBlock = z.infer<typeof ContentBlock>;
+
+export const MessageStatus = z.enum([
+  /** Still arriving from the model. */
+  'streaming',
+  'complete',
+  /** Stopped by the user or by a dropped connection; what arrived is kept. */
+  'interrupted',
+  /** The API failed while this message streamed. */
+  'error',
+]);
+export type MessageStatus = z.infer<typeof MessageStatus>;
+
+export const MessageItem = z.object({
+  kind: z.literal('message'),
+  id: z.string(),
+  role: z.enum(['user', 'assistant']),
+  content: z.array(ContentBlock),
+  createdAt: z.string(),
+  status: MessageStatus,
+  model: z.string().optional(),
+  stopReason: z.string().nullable().optional(),
+  usage: TokenUsage.optional(),
+});
+export type MessageItem = z.infer<typeof MessageItem>;
+
+/** Something the harness says in the transcript that is not a message: an API error, a recovery. */
+export const NoticeItem = z.object({
+  kind: z.literal('notice'),
+  id: z.string(),
+  level: z.enum(['info', 'warning', 'error']),
+  text: z.string(),
+  createdAt: z.string(),
+  /** A stable code for the cause, e.g. `authentication_error`, for tests and styling. */
+  code: z.string().optional(),
+});
+export type NoticeItem = z.infer<typeof NoticeItem>;
+
+export const TranscriptItem = z.discriminatedUnion('kind', [MessageItem, NoticeItem]);
+export type TranscriptItem = z.infer<typeof TranscriptItem>;
+
+/** One incremental change to a streaming message; batched before it crosses IPC. */
+export const StreamDelta = z.object({
+  sessionId: z.string(),
+  itemId: z.string(),
+  index: z.number().int().nonnegative(),
+  text: z.string(),
+});
+export type StreamDelta = z.infer<typeof StreamDelta>;
+
+/** Plain text of a message's text blocks, for titles, previews and tests. */
+export function messageText(content: readonly ContentBlock[]): string {
+  return content
+    .filter((b): b is TextBlock => b.type === 'text')
+    .map((b) => b.text)
+    .join('');
+}

@@ -1,0 +1,119 @@
+import { z } from 'zod';
+import { TranscriptItem, StreamDelta } from '../domain/messages';
+import { ModelId, ModelInfo } from '../domain/models';
+import { DirectoryListing, ProjectInfo } from '../domain/project';
+import { SessionId, SessionSummary, SessionTitle } from '../domain/session';
+import { SettingsPatch, SettingsView } from '../domain/settings';
+import { TabsState, WorkspaceSnapshot } from '../domain/workspace';
+
+/**
+ * The whole IPC contract: every request channel as `{input, output}` and every event as a payload schema.
+ * Both transports (Electron IPC and the serve-mode WebSocket) carry exactly these, and the main process
+ * parses every input against them: the renderer is untrusted.
+ */
+
+const Empty = z.strictObject({});
+const ProjectRef = z.strictObject({ projectId: z.string().min(1).max(500) });
+const SessionRef = z.strictObject({ sessionId: SessionId });
+
+export const AppInfo = z.object({
+  version: z.string(),
+  transport: z.enum(['electron', 'websocket']),
+  platform: z.string(),
+  homeDir: z.string(),
+  capabilities: z.object({
+    /** A native folder picker exists (desktop only). */
+    nativeFolderPicker: z.boolean(),
+  }),
+});
+export type AppInfo = z.infer<typeof AppInfo>;
+
+function channel<I extends z.ZodType, O extends z.ZodType>(input: I, output: O): { input: I; output: O } {
+  return { input, output };
+}
+
+export const requests = {
+  'app.info': channel(Empty, AppInfo),
+
+  'projects.recent': channel(Empty, z.array(ProjectInfo)),
+  /** The project opened last (by any window), so a reload lands where it was. */
+  'projects.current': channel(Empty, WorkspaceSnapshot.nullable()),
+  'projects.open': channel(z.strictObject({ path: z.string().min(1).max(4096) }), WorkspaceSnapshot),
+  'projects.forget': channel(z.strictObject({ path: z.string().min(1).max(4096) }), z.array(ProjectInfo)),
+
+  'fs.listDirectory': channel(
+    z.strictObject({ path: z.string().min(1).max(4096).optional(), showHidden: z.boolean().optional() }),
+    DirectoryListing,
+  ),
+  'fs.pickDirectory': channel(Empty, z.object({ path: z.string().nullable() })),
+
+  'sessions.list': channel(ProjectRef, z.array(SessionSummary)),
+  'sessions.create': channel(
+    z.strictObject({ projectId: z.string().min(1).max(500), model: ModelId.optional() }),
+    SessionSummary,
+  ),
+  'sessions.get': channel(
+    SessionRef,
+    z.object({ session: SessionSummary, transcript: z.array(TranscriptItem) }),
+  ),
+  /** Starts a turn and returns at once; the reply arrives as events. */
+  'sessions.send': channel(
+    z.strictObject({ sessionId: SessionId, text: z.string().trim().min(1).max(1_000_000) }),
+    z.object({ messageId: z.string() }),
+  ),
+  'sessions.stop': channel(SessionRef, z.object({ stopped: z.boolean() })),
+  'sessions.rename': channel(z.strictObject({ sessionId: SessionId, title: SessionTitle }), SessionSummary),
+  'sessions.setModel': channel(z.strictObject({ sessionId: SessionId, model: ModelId }), SessionSummary),
+
+  'tabs.open': channel(z.strictObject({ projectId: z.string().min(1), sessionId: SessionId }), TabsState),
+  'tabs.close': channel(z.strictObject({ projectId: z.string().min(1), sessionId: SessionId }), TabsState),
+  'tabs.activate': channel(z.strictObject({ projectId: z.string().min(1), sessionId: SessionId }), TabsState),
+  'tabs.reorder': channel(
+    z.strictObject({ projectId: z.string().min(1), order: z.array(SessionId).max(500) }),
+    TabsState,
+  ),
+
+  'models.list': channel(Empty, z.array(ModelInfo)),
+
+  'settings.get': channel(Empty, SettingsView),
+  'settings.update': channel(SettingsPatch, SettingsView),
+  /** Stores (or with null, forgets) the API key; the key never comes back over IPC. */
+  'settings.setApiKey': channel(z.strictObject({ key: z.string().min(1).max(500).nullable() }), SettingsView),
+} as const;
+
+export const events = {
+  /** A session's summary changed (activity, title, usage, cost, model). */
+  'sessions.changed': z.object({ session: SessionSummary }),
+  'tabs.changed': z.object({ projectId: z.string(), tabs: TabsState }),
+  /** A new transcript item; a streaming assistant message arrives first empty, then as deltas. */
+  'transcript.appended': z.object({ sessionId: z.string(), item: TranscriptItem }),
+  /** An item replaced whole, e.g. a streamed message in its final form. */
+  'transcript.updated': z.object({ sessionId: z.string(), item: TranscriptItem }),
+  /** Text deltas of every streaming session, batched (about one frame's worth per message). */
+  'stream.batch': z.object({ deltas: z.array(StreamDelta) }),
+  'settings.changed': z.object({ settings: SettingsView }),
+  'projects.changed': z.object({ recent: z.array(ProjectInfo) }),
+} as const;
+
+export type Requests = typeof requests;
+export type Events = typeof events;
+export type RequestChannel = keyof Requests;
+export type EventName = keyof Events;
+export type RequestInput<C extends RequestChannel> = z.input<Requests[C]['input']>;
+export type ParsedInput<C extends RequestChannel> = z.output<Requests[C]['input']>;
+export type RequestOutput<C extends RequestChannel> = z.infer<Requests[C]['output']>;
+export type EventPayload<E extends EventName> = z.infer<Events[E]>;
+
+export const REQUEST_CHANNELS = Object.keys(requests) as RequestChannel[];
+export const EVENT_NAMES = Object.keys(events) as EventName[];
+
+export function isRequestChannel(value: unknown): value is RequestChannel {
+  return typeof value === 'string' && Object.hasOwn(requests, value);
+}
+
+export function isEventName(value: unknown): value is EventName {
+  return typeof value === 'string' && Object.hasOwn(events, value);
+}
+
+/** Frames larger than this are refused with PAYLOAD_TOO_LARGE before they are parsed against a schema. */
+export const MAX_REQUEST_BYTES = 2 * 1024 * 1024;
