@@ -39,6 +39,8 @@ export default defineConfig({
     plugins: [react()],
     build: {
       outDir: 'out/renderer',
+      // Serve mode sends this over the network: keep it small.
+      minify: true,
       rolldownOptions: { input: resolve(import.meta.dirname, 'src-renderer/index.html') },
     },
   },

@@ -6,6 +6,7 @@ const systemChromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((
 
 export default defineConfig({
   testDir: 'e2e/specs',
+  globalSetup: './e2e/global-setup.ts',
   workers: 1,
   fullyParallel: false,
   timeout: 60_000,

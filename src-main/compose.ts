@@ -52,7 +52,8 @@ export function createCarapace(options: CarapaceOptions): Carapace {
     hub,
     models,
     logger: options.logger,
-    defaultModel: () => (settings.demoOnly ? DEMO_MODEL_ID : (settings.current.model ?? DEFAULT_CLAUDE_MODEL)),
+    defaultModel: () =>
+      settings.demoOnly ? DEMO_MODEL_ID : (settings.current.model ?? DEFAULT_CLAUDE_MODEL),
   });
   const workspace = new WorkspaceService(projects, sessions, new TabsStore(projectDir), hub);
   settings.onDidChange((view) => hub.emit('settings.changed', { settings: view }));

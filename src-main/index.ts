@@ -31,7 +31,9 @@ if (!app.requestSingleInstanceLock()) {
 async function start(): Promise<void> {
   await app.whenReady();
   // The renderer needs no camera, microphone, geolocation…: only notifications.
-  session.defaultSession.setPermissionRequestHandler((_wc, permission, callback) => callback(permission === 'notifications'));
+  session.defaultSession.setPermissionRequestHandler((_wc, permission, callback) =>
+    callback(permission === 'notifications'),
+  );
   handleAppScheme(rendererDir);
 
   const home = carapaceHome();
@@ -52,7 +54,9 @@ async function start(): Promise<void> {
       },
     },
   });
-  const transport = new ElectronTransport(carapace.router, carapace.hub, (url) => isTrustedRendererUrl(url, devServerUrl));
+  const transport = new ElectronTransport(carapace.router, carapace.hub, (url) =>
+    isTrustedRendererUrl(url, devServerUrl),
+  );
 
   const openWindow = () => {
     const win = createMainWindow({ preload, boundsFile: windowStateFile(home), devServerUrl });

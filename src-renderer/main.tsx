@@ -4,7 +4,7 @@ import { App } from './app/App';
 import { ErrorBoundary } from './app/ErrorBoundary';
 import { createClient } from './ipc/client';
 import { subscribe } from './ipc/subscriptions';
-import { bootstrap } from './stores/actions';
+import { bootstrap } from './ipc/actions';
 import { showToast } from './stores/workspace-store';
 import './styles.css';
 

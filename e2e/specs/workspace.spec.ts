@@ -8,12 +8,20 @@ test.use({
     steps: ['alpha', 'beta', 'gamma'].map((name) => ({
       when: { lastUserText: name },
       // About 4 seconds of streaming each, so the three replies overlap.
-      reply: { content: [{ type: 'text' as const, text: `Reply to ${name}: ${words(name, 80)} END-${name}` }], chunkChars: 8, delayMs: 25 },
+      reply: {
+        content: [{ type: 'text' as const, text: `Reply to ${name}: ${words(name, 80)} END-${name}` }],
+        chunkChars: 8,
+        delayMs: 25,
+      },
     })),
   },
 });
 
-test('three tabs stream at once; tabs rename, close and survive a reload', async ({ app: page, project, api }) => {
+test('three tabs stream at once; tabs rename, close and survive a reload', async ({
+  app: page,
+  project,
+  api,
+}) => {
   // Open the project through the dialog, as a person would.
   await page.getByRole('button', { name: 'Open project…' }).first().click();
   const dialog = page.getByRole('dialog', { name: 'Open project' });
@@ -37,9 +45,12 @@ test('three tabs stream at once; tabs rename, close and survive a reload', async
 
   // All three replies are streaming at the same moment, and every tab says it is working.
   await expect(page.locator('article[data-status="streaming"]')).toHaveCount(3);
-  for (const tab of await page.getByRole('tab').all()) await expect(tab).toHaveAttribute('data-badge', 'working');
+  for (const tab of await page.getByRole('tab').all())
+    await expect(tab).toHaveAttribute('data-badge', 'working');
   for (let i = 0; i < 3; i++) {
-    await expect(panels.nth(i).getByRole('log', { name: 'Transcript' })).toContainText(`Reply to ${names[i]}:`);
+    await expect(panels.nth(i).getByRole('log', { name: 'Transcript' })).toContainText(
+      `Reply to ${names[i]}:`,
+    );
   }
   expect(api.requests).toHaveLength(3);
 

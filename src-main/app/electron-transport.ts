@@ -27,15 +27,25 @@ export class ElectronTransport {
     hub: EventHub,
     private readonly isTrustedUrl: (url: string) => boolean,
   ) {
-    ipcMain.handle(INVOKE_CHANNEL, async (event: IpcMainInvokeEvent, channel: unknown, input: unknown): Promise<WireResult> => {
-      if (!this.trusted(event)) {
-        return { ok: false, error: { code: 'FORBIDDEN', message: 'IPC is accepted only from the Carapace window.' } };
-      }
-      const bytes = payloadBytes(input);
-      if (bytes === null) return { ok: false, error: { code: 'INVALID_INPUT', message: 'The input is not JSON-serializable.' } };
-      if (bytes > MAX_REQUEST_BYTES) return { ok: false, error: payloadTooLarge(bytes) };
-      return router.dispatch(channel, input, { transport: 'electron' });
-    });
+    ipcMain.handle(
+      INVOKE_CHANNEL,
+      async (event: IpcMainInvokeEvent, channel: unknown, input: unknown): Promise<WireResult> => {
+        if (!this.trusted(event)) {
+          return {
+            ok: false,
+            error: { code: 'FORBIDDEN', message: 'IPC is accepted only from the Carapace window.' },
+          };
+        }
+        const bytes = payloadBytes(input);
+        if (bytes === null)
+          return {
+            ok: false,
+            error: { code: 'INVALID_INPUT', message: 'The input is not JSON-serializable.' },
+          };
+        if (bytes > MAX_REQUEST_BYTES) return { ok: false, error: payloadTooLarge(bytes) };
+        return router.dispatch(channel, input, { transport: 'electron' });
+      },
+    );
     this.unsubscribe = hub.subscribe((name, payload) => {
       for (const wc of this.windows) if (!wc.isDestroyed()) wc.send(EVENT_CHANNEL, name, payload);
     });

@@ -10,7 +10,10 @@ import { EVENT_CHANNEL, INVOKE_CHANNEL } from './ipc-channels';
 const bridge: CarapaceBridge = {
   invoke(channel: string, input: unknown): Promise<WireResult> {
     if (!isRequestChannel(channel)) {
-      return Promise.resolve({ ok: false, error: { code: 'UNKNOWN_CHANNEL', message: `There is no IPC channel "${String(channel)}".` } });
+      return Promise.resolve({
+        ok: false,
+        error: { code: 'UNKNOWN_CHANNEL', message: `There is no IPC channel "${channel}".` },
+      });
     }
     return ipcRenderer.invoke(INVOKE_CHANNEL, channel, input) as Promise<WireResult>;
   },

@@ -18,7 +18,14 @@ export function isTrustedRendererUrl(url: string, devServerUrl: string | null): 
 /** The main window: isolated, sandboxed, no Node, no navigation away, no pop-ups, bounds remembered. */
 export function createMainWindow(options: WindowOptions): BrowserWindow {
   const saved = loadWindowBounds(options.boundsFile);
-  const usable = saved && visibleOn(saved, screen.getAllDisplays().map((d) => d.workArea)) ? saved : null;
+  const usable =
+    saved &&
+    visibleOn(
+      saved,
+      screen.getAllDisplays().map((d) => d.workArea),
+    )
+      ? saved
+      : null;
   const win = new BrowserWindow({
     width: usable?.width ?? 1280,
     height: usable?.height ?? 820,

@@ -27,7 +27,8 @@ function takeValue(args: string[], i: number, flag: string): string {
 
 function parsePort(text: string): number {
   const port = Number(text);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0–65535, not "${text}".`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UsageError(`--port must be 0–65535, not "${text}".`);
   return port;
 }
 
@@ -37,10 +38,18 @@ export function parseArgs(argv: readonly string[]): Command {
   if (args.includes('--help') || args.includes('-h')) return { kind: 'help' };
   if (args.includes('--version') || args.includes('-v')) return { kind: 'version' };
   if (args[0] !== 'serve') throw new UsageError(`Unknown command "${args[0] ?? ''}".`);
-  const command: Extract<Command, { kind: 'serve' }> = { kind: 'serve', port: null, host: '127.0.0.1', project: null };
+  const command: Extract<Command, { kind: 'serve' }> = {
+    kind: 'serve',
+    port: null,
+    host: '127.0.0.1',
+    project: null,
+  };
   for (let i = 1; i < args.length; i++) {
     const flag = args[i] ?? '';
-    const [name, inline] = flag.startsWith('--') && flag.includes('=') ? [flag.slice(0, flag.indexOf('=')), flag.slice(flag.indexOf('=') + 1)] : [flag, undefined];
+    const [name, inline] =
+      flag.startsWith('--') && flag.includes('=')
+        ? [flag.slice(0, flag.indexOf('=')), flag.slice(flag.indexOf('=') + 1)]
+        : [flag, undefined];
     const value = () => {
       if (inline !== undefined) return inline;
       const v = takeValue(args, i, name);

@@ -31,7 +31,9 @@ export function tryDownloadElectron(timeoutMs = 180_000): ElectronLookup {
   }
   const result = spawnSync(process.execPath, [installScript], { encoding: 'utf8', timeout: timeoutMs });
   if (result.status === 0) return findElectron();
-  const why = `${result.stderr ?? ''}${result.error?.message ?? ''}`.match(/(ENOTFOUND \S+|ECONNREFUSED|ETIMEDOUT|EAI_AGAIN \S+)/)?.[0];
+  const why = `${result.stderr}${result.error?.message ?? ''}`.match(
+    /(ENOTFOUND \S+|ECONNREFUSED|ETIMEDOUT|EAI_AGAIN \S+)/,
+  )?.[0];
   return { ok: false, reason: `Electron's binary could not be downloaded${why ? ` (${why})` : ''}` };
 }
 

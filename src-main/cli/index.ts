@@ -14,10 +14,22 @@ async function runDesktop(): Promise<number> {
     console.error("Fetching Electron's binary (first run)…");
     electron = tryDownloadElectron();
   }
-  const reason = !electron.ok ? electron.reason : !hasDisplay() ? 'there is no display (DISPLAY is unset)' : null;
+  const reason = !electron.ok
+    ? electron.reason
+    : !hasDisplay()
+      ? 'there is no display (DISPLAY is unset)'
+      : null;
   if (reason !== null || !electron.ok) {
-    console.error(`Carapace: ${reason ?? 'Electron is unavailable'}; starting serve mode instead — open the URL below in a browser.`);
-    await runServe({ port: null, host: '127.0.0.1', project: null, version: pkg.version, portFallback: true });
+    console.error(
+      `Carapace: ${reason ?? 'Electron is unavailable'}; starting serve mode instead — open the URL below in a browser.`,
+    );
+    await runServe({
+      port: null,
+      host: '127.0.0.1',
+      project: null,
+      version: pkg.version,
+      portFallback: true,
+    });
     return 0;
   }
   const appRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

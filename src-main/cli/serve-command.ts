@@ -31,16 +31,24 @@ export async function runServe(options: ServeCommandOptions): Promise<void> {
   if (!existsSync(path.join(dir, 'index.html'))) {
     throw new UsageError(`The renderer is not built (${dir} is missing); run "npm run build" first.`);
   }
-  const carapace = createCarapace({ env: process.env, secrets: new MemorySecretStore(), logger, version: options.version });
+  const carapace = createCarapace({
+    env: process.env,
+    secrets: new MemorySecretStore(),
+    logger,
+    version: options.version,
+  });
   if (options.project !== null) carapace.services.workspace.open(path.resolve(options.project));
 
-  const start = (port: number) => startServe({ carapace, rendererDir: dir, port, host: options.host, logger });
+  const start = (port: number) =>
+    startServe({ carapace, rendererDir: dir, port, host: options.host, logger });
   let handle;
   try {
     handle = await start(options.port ?? DEFAULT_PORT);
   } catch (error) {
-    if (errnoCode(error) === 'EADDRINUSE' && options.port === null && options.portFallback) handle = await start(0);
-    else if (errnoCode(error) === 'EADDRINUSE') throw new UsageError(`Port ${options.port ?? DEFAULT_PORT} is in use; pass --port 0 for a free one.`);
+    if (errnoCode(error) === 'EADDRINUSE' && options.port === null && options.portFallback)
+      handle = await start(0);
+    else if (errnoCode(error) === 'EADDRINUSE')
+      throw new UsageError(`Port ${options.port ?? DEFAULT_PORT} is in use; pass --port 0 for a free one.`);
     else throw new UsageError(`Cannot listen on ${options.host}: ${describeError(error)}`);
   }
   console.log(`Carapace serving ${handle.url}`);

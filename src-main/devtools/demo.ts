@@ -29,7 +29,8 @@ export function demoResponder(delayMs = 18): Responder {
       `> ${quoted.replace(/\n/g, '\n> ')}`,
       '',
     ];
-    if (/code|function|example/i.test(prompt)) parts.push('Here is some code, to show how blocks render:', '', CODE_SAMPLE, '');
+    if (/code|function|example/i.test(prompt))
+      parts.push('Here is some code, to show how blocks render:', '', CODE_SAMPLE, '');
     parts.push(
       'To talk to Claude, set `ANTHROPIC_API_KEY` before starting Carapace, or add a key in **Settings**; new sessions then use the real API.',
     );

@@ -3,7 +3,13 @@ import { listDirectory } from '../workspace/folder-browser';
 import type { HandlerMap } from './router';
 import type { Services } from './services';
 
-type ProjectChannels = 'projects.recent' | 'projects.current' | 'projects.open' | 'projects.forget' | 'fs.listDirectory' | 'fs.pickDirectory';
+type ProjectChannels =
+  | 'projects.recent'
+  | 'projects.current'
+  | 'projects.open'
+  | 'projects.forget'
+  | 'fs.listDirectory'
+  | 'fs.pickDirectory';
 
 export function projectHandlers(s: Services): Pick<HandlerMap, ProjectChannels> {
   return {
@@ -14,7 +20,10 @@ export function projectHandlers(s: Services): Pick<HandlerMap, ProjectChannels> 
     'fs.listDirectory': ({ path, showHidden }) => listDirectory(path, showHidden ?? false),
     'fs.pickDirectory': async (_input, ctx) => {
       if (!s.folderPicker || ctx.transport !== 'electron') {
-        throw new AppError('UNAVAILABLE', 'A native folder picker exists only in the desktop app; type or browse to the path instead.');
+        throw new AppError(
+          'UNAVAILABLE',
+          'A native folder picker exists only in the desktop app; type or browse to the path instead.',
+        );
       }
       return { path: await s.folderPicker.pick() };
     },

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { IpcErrorData } from '@shared/domain/errors';
 import {
   isRequestChannel,
@@ -35,7 +35,9 @@ export function payloadTooLarge(bytes: number): IpcErrorData {
 }
 
 function issues(error: z.ZodError): string[] {
-  return error.issues.slice(0, 20).map((i) => `${i.path.length > 0 ? i.path.join('.') : '(input)'}: ${i.message}`);
+  return error.issues
+    .slice(0, 20)
+    .map((i) => `${i.path.length > 0 ? i.path.join('.') : '(input)'}: ${i.message}`);
 }
 
 /**
@@ -56,15 +58,20 @@ export class IpcRouter {
     return this.run(channel, input, ctx);
   }
 
-  private async run<C extends RequestChannel>(channel: C, input: unknown, ctx: RequestContext): Promise<WireResult> {
+  private async run(channel: RequestChannel, input: unknown, ctx: RequestContext): Promise<WireResult> {
     const spec = requests[channel];
     const parsed = spec.input.safeParse(input ?? {});
     if (!parsed.success) {
-      return fail({ code: 'INVALID_INPUT', message: `Invalid input for ${channel}.`, details: issues(parsed.error) });
+      return fail({
+        code: 'INVALID_INPUT',
+        message: `Invalid input for ${channel}.`,
+        details: issues(parsed.error),
+      });
     }
     try {
-      const handler = this.handlers[channel] as Handler<C>;
-      const output = await handler(parsed.data as ParsedInput<C>, ctx);
+      // The map's type ties each channel to its handler; indexing by a union loses that link, hence the cast.
+      const handler = this.handlers[channel] as (input: unknown, ctx: RequestContext) => unknown;
+      const output = await handler(parsed.data, ctx);
       // The contract binds the main process too: a handler returning the wrong shape is our bug, caught here.
       const checked = spec.output.safeParse(output);
       if (!checked.success) {

@@ -9,7 +9,11 @@ export class AppError extends Error {
   readonly retryable: boolean;
   readonly details: string[] | undefined;
 
-  constructor(code: ErrorCode, message: string, options: { cause?: unknown; retryable?: boolean; details?: string[] } = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { cause?: unknown; retryable?: boolean; details?: string[] } = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'AppError';
     this.code = code;

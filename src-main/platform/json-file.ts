@@ -4,9 +4,7 @@ import type { z } from 'zod';
 import { AppError, errnoCode } from './errors';
 
 export type JsonReadResult<T> =
-  | { kind: 'ok'; value: T }
-  | { kind: 'missing' }
-  | { kind: 'invalid'; problem: string };
+  { kind: 'ok'; value: T } | { kind: 'missing' } | { kind: 'invalid'; problem: string };
 
 /**
  * Reads a JSON file against a schema. A missing file and an invalid one are answers, not exceptions:

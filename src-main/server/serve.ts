@@ -1,13 +1,22 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { Carapace } from '../compose';
+import type { IpcRouter } from '../ipc/router';
 import type { Logger } from '../platform/logger';
 import { cookieValue, hostAllowed, newToken, originAllowed, tokenMatches } from './auth';
-import { SECURITY_HEADERS, serveFile } from './static-files';
+import { SECURITY_HEADERS } from '../platform/web-security';
+import type { EventHub } from '../workspace/event-hub';
+import { serveFile } from './static-files';
 import { WsTransport } from './ws-transport';
 
+/** What serve mode exposes: the router and event hub of a composed Carapace, and how to stop it. */
+export interface ServeBackend {
+  router: IpcRouter;
+  hub: EventHub;
+  shutdown(): Promise<void>;
+}
+
 export interface ServeOptions {
-  carapace: Carapace;
+  carapace: ServeBackend;
   rendererDir: string;
   port: number;
   host: string;
@@ -47,7 +56,8 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
     const url = new URL(req.url ?? '/', 'http://serve.invalid');
     if (!hostAllowed(req, options.host, port)) return refuse(res, 403, 'Forbidden: unexpected Host header.');
     if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'Method not allowed.');
-    if (!authorized(req, url)) return refuse(res, 401, 'Unauthorized: open the URL Carapace printed, with its token.');
+    if (!authorized(req, url))
+      return refuse(res, 401, 'Unauthorized: open the URL Carapace printed, with its token.');
     const cookie = `${cookieName()}=${token}; HttpOnly; SameSite=Strict; Path=/`;
     void serveFile(res, options.rendererDir, url.pathname, { 'set-cookie': cookie }).then((found) => {
       if (!found) refuse(res, 404, 'Not found.');

@@ -17,7 +17,7 @@ function send(ws: WebSocket, frame: ServerFrame): void {
 
 function frameId(data: unknown): number | null {
   if (typeof data === 'object' && data !== null && 'id' in data) {
-    const id = (data as { id: unknown }).id;
+    const id = data.id;
     if (typeof id === 'number' && Number.isInteger(id) && id >= 0) return id;
   }
   return null;
@@ -62,9 +62,16 @@ export class WsTransport {
   }
 
   private async onMessage(ws: WebSocket, data: RawData, isBinary: boolean): Promise<void> {
-    const buffer = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);
+    const buffer = Array.isArray(data)
+      ? Buffer.concat(data)
+      : Buffer.isBuffer(data)
+        ? data
+        : Buffer.from(data);
     if (isBinary) {
-      reply(ws, null, { code: 'MALFORMED_MESSAGE', message: 'Binary frames are not part of the protocol; send JSON text.' });
+      reply(ws, null, {
+        code: 'MALFORMED_MESSAGE',
+        message: 'Binary frames are not part of the protocol; send JSON text.',
+      });
       return;
     }
     let json: unknown;
@@ -87,7 +94,9 @@ export class WsTransport {
       });
       return;
     }
-    const result = await this.router.dispatch(frame.data.channel, frame.data.input, { transport: 'websocket' });
+    const result = await this.router.dispatch(frame.data.channel, frame.data.input, {
+      transport: 'websocket',
+    });
     send(ws, { type: 'response', id: frame.data.id, result });
   }
 

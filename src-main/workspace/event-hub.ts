@@ -39,7 +39,12 @@ export class EventHub {
 
   delta(delta: StreamDelta): void {
     const last = this.pending.at(-1);
-    if (last && last.sessionId === delta.sessionId && last.itemId === delta.itemId && last.index === delta.index) {
+    if (
+      last &&
+      last.sessionId === delta.sessionId &&
+      last.itemId === delta.itemId &&
+      last.index === delta.index
+    ) {
       last.text += delta.text;
     } else {
       this.pending.push({ ...delta });

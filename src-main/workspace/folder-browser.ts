@@ -25,7 +25,8 @@ export function listDirectory(input: string | undefined, showHidden = false): Di
     const code = errnoCode(error);
     if (code === 'ENOENT') throw new AppError('NOT_FOUND', `There is no folder at ${dir}.`);
     if (code === 'ENOTDIR') throw new AppError('INVALID_INPUT', `${dir} is not a folder.`);
-    if (code === 'EACCES' || code === 'EPERM') throw new AppError('FORBIDDEN', `${dir} cannot be read (permission denied).`);
+    if (code === 'EACCES' || code === 'EPERM')
+      throw new AppError('FORBIDDEN', `${dir} cannot be read (permission denied).`);
     throw new AppError('IO_ERROR', `${dir} cannot be listed: ${(error as Error).message}`);
   }
   const visible = names.filter((n) => showHidden || !n.startsWith('.')).sort((a, b) => a.localeCompare(b));

@@ -36,7 +36,12 @@ export function resolveProjectPath(input: string): string {
 }
 
 export function projectInfo(projectPath: string, lastOpenedAt: string): ProjectInfo {
-  return { id: projectSlug(projectPath), path: projectPath, name: path.basename(projectPath) || projectPath, lastOpenedAt };
+  return {
+    id: projectSlug(projectPath),
+    path: projectPath,
+    name: path.basename(projectPath) || projectPath,
+    lastOpenedAt,
+  };
 }
 
 /** The recent-projects list and the last opened project, kept in `state.json`. */

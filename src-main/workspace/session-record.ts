@@ -8,7 +8,6 @@ import type { ApiMessageParam } from '../harness/model/model-client';
 import type { TranscriptLine } from './transcript-file';
 import { TranscriptWriter } from './transcript-file';
 
-
 /** A session as the main process holds it: transcript in memory, file open for appends. */
 export interface SessionRecord {
   id: string;
@@ -78,7 +77,9 @@ export function recordFromLines(
 export function defaultTitle(createdAt: string): string {
   const d = new Date(createdAt);
   const pad = (n: number) => String(n).padStart(2, '0');
-  return Number.isNaN(d.getTime()) ? 'Session' : `Session ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+  return Number.isNaN(d.getTime())
+    ? 'Session'
+    : `Session ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
 }
 
 /** A title from the first user message: its first line, cut at a word near 48 characters. */
@@ -93,7 +94,11 @@ export function autoTitle(transcript: readonly TranscriptItem[]): string | null 
   return `${space > 24 ? cut.slice(0, space) : cut}…`;
 }
 
-export function sessionUsage(record: SessionRecord): { usage: TokenUsage; costUsd: number; costKind: CostKind } {
+export function sessionUsage(record: SessionRecord): {
+  usage: TokenUsage;
+  costUsd: number;
+  costKind: CostKind;
+} {
   let usage = ZERO_USAGE;
   let usd = 0;
   let unpriced = false;
@@ -107,7 +112,11 @@ export function sessionUsage(record: SessionRecord): { usage: TokenUsage; costUs
     if (cost.kind === 'priced') priced = true;
   }
   // Before the first reply, the session's own model decides how its (zero) cost reads.
-  const costKind: CostKind = unpriced ? 'unpriced' : priced ? 'priced' : costOf(record.model, ZERO_USAGE).kind;
+  const costKind: CostKind = unpriced
+    ? 'unpriced'
+    : priced
+      ? 'priced'
+      : costOf(record.model, ZERO_USAGE).kind;
   return { usage, costUsd: usd, costKind };
 }
 

@@ -49,7 +49,13 @@ export class SessionManager {
       const file = path.join(dir, name);
       try {
         const { lines, problems } = readTranscript(file);
-        const record = recordFromLines(file, projectId, project.path, lines, statSync(file).mtime.toISOString());
+        const record = recordFromLines(
+          file,
+          projectId,
+          project.path,
+          lines,
+          statSync(file).mtime.toISOString(),
+        );
         for (const problem of problems) {
           record.transcript.push(this.notice('warning', `Transcript: ${problem}`, 'transcript_repaired'));
         }
@@ -92,7 +98,14 @@ export class SessionManager {
     const createdAt = now();
     const record = recordFromLines(file, projectId, project.path, [], createdAt);
     record.model = model ?? this.deps.defaultModel();
-    record.writer.append({ type: 'session', version: 1, sessionId: id, projectPath: project.path, createdAt, model: record.model });
+    record.writer.append({
+      type: 'session',
+      version: 1,
+      sessionId: id,
+      projectPath: project.path,
+      createdAt,
+      model: record.model,
+    });
     this.sessions.set(id, record);
     return this.changed(record);
   }
@@ -107,7 +120,8 @@ export class SessionManager {
 
   setModel(sessionId: string, model: string): SessionSummary {
     const record = this.record(sessionId);
-    if (record.turn) throw new AppError('CONFLICT', 'The model cannot change while the session is working; stop it first.');
+    if (record.turn)
+      throw new AppError('CONFLICT', 'The model cannot change while the session is working; stop it first.');
     record.model = model;
     record.writer.append({ type: 'model', model, at: now() });
     return this.changed(record);
@@ -116,7 +130,8 @@ export class SessionManager {
   /** Appends the user's message and starts the reply; returns at once. */
   send(sessionId: string, text: string): { messageId: string } {
     const record = this.record(sessionId);
-    if (record.turn) throw new AppError('CONFLICT', 'This session is still answering; wait for it or stop it first.');
+    if (record.turn)
+      throw new AppError('CONFLICT', 'This session is still answering; wait for it or stop it first.');
     const item: MessageItem = {
       kind: 'message',
       id: randomUUID(),
@@ -160,7 +175,15 @@ export class SessionManager {
         signal,
         {
           onStart: () => {
-            item = { kind: 'message', id: randomUUID(), role: 'assistant', content: [], createdAt: now(), status: 'streaming', model };
+            item = {
+              kind: 'message',
+              id: randomUUID(),
+              role: 'assistant',
+              content: [],
+              createdAt: now(),
+              status: 'streaming',
+              model,
+            };
             record.transcript.push(item);
             record.activity = 'streaming';
             this.deps.hub.emit('transcript.appended', { sessionId: record.id, item: structuredClone(item) });

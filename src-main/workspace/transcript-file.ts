@@ -34,7 +34,9 @@ export function readTranscript(file: string): TranscriptReadResult {
     text = readFileSync(file, 'utf8');
   } catch (error) {
     const code = errnoCode(error) === 'ENOENT' ? 'NOT_FOUND' : 'IO_ERROR';
-    throw new AppError(code, `Could not read transcript ${file}: ${(error as Error).message}`, { cause: error });
+    throw new AppError(code, `Could not read transcript ${file}: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
   const raw = text.split('\n');
   const endsClean = text.endsWith('\n') || text.length === 0;

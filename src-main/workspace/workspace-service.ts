@@ -33,7 +33,8 @@ export class WorkspaceService {
     try {
       return this.open(last);
     } catch (error) {
-      if (error instanceof AppError && (error.code === 'NOT_FOUND' || error.code === 'INVALID_INPUT')) return null;
+      if (error instanceof AppError && (error.code === 'NOT_FOUND' || error.code === 'INVALID_INPUT'))
+        return null;
       throw error;
     }
   }

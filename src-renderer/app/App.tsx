@@ -21,7 +21,9 @@ export function App() {
       <Header />
       {connection === 'reconnecting' || connection === 'closed' ? (
         <div className="banner" role="status">
-          {connection === 'closed' ? 'Disconnected from Carapace.' : 'Connection to Carapace lost — reconnecting…'}
+          {connection === 'closed'
+            ? 'Disconnected from Carapace.'
+            : 'Connection to Carapace lost — reconnecting…'}
         </div>
       ) : null}
       {hasProject ? <Workspace /> : <Welcome />}

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { closeSession, newSession, openSession, reorderTabs } from '../stores/actions';
+import { closeSession, newSession, openSession, reorderTabs } from '../ipc/actions';
 import { useWorkspace } from '../stores/workspace-store';
 
 /**

@@ -2,7 +2,7 @@ import { useEffect, useRef, type ReactNode } from 'react';
 
 interface DialogProps {
   label: string;
-  onClose(): void;
+  onClose: () => void;
   children: ReactNode;
   className?: string;
 }

@@ -14,7 +14,9 @@ let client: CarapaceClient | null = null;
 
 /** Picks the transport once: the preload's bridge in the desktop app, else the serve-mode socket. */
 export function createClient(): CarapaceClient {
-  client = window.carapace ? new ElectronClient(window.carapace) : new WebSocketClient(socketUrlFor(window.location));
+  client = window.carapace
+    ? new ElectronClient(window.carapace)
+    : new WebSocketClient(socketUrlFor(window.location));
   return client;
 }
 

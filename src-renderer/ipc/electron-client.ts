@@ -1,5 +1,11 @@
 import { IpcRequestError } from '@shared/domain/errors';
-import type { EventName, EventPayload, RequestChannel, RequestInput, RequestOutput } from '@shared/ipc/contract';
+import type {
+  EventName,
+  EventPayload,
+  RequestChannel,
+  RequestInput,
+  RequestOutput,
+} from '@shared/ipc/contract';
 import type { CarapaceClient, ConnectionState } from '@shared/ipc/client';
 import type { CarapaceBridge } from '@shared/ipc/wire';
 import { Emitter } from './emitter';

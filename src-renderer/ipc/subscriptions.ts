@@ -1,7 +1,7 @@
 import type { CarapaceClient } from '@shared/ipc/client';
 import { messageText } from '@shared/domain/messages';
 import { notifySessionEnded } from '../features/notifications/notify';
-import { bootstrap } from '../stores/actions';
+import { bootstrap } from './actions';
 import { applyDeltas, upsertItem, useTranscripts } from '../stores/transcripts-store';
 import { isInView, useWorkspace } from '../stores/workspace-store';
 

@@ -1,5 +1,11 @@
 import { IpcRequestError } from '@shared/domain/errors';
-import type { EventName, EventPayload, RequestChannel, RequestInput, RequestOutput } from '@shared/ipc/contract';
+import type {
+  EventName,
+  EventPayload,
+  RequestChannel,
+  RequestInput,
+  RequestOutput,
+} from '@shared/ipc/contract';
 import type { CarapaceClient, ConnectionState } from '@shared/ipc/client';
 import { ServerFrame } from '@shared/ipc/wire';
 import { Emitter } from './emitter';
@@ -51,7 +57,13 @@ export class WebSocketClient implements CarapaceClient {
     ws.onclose = () => {
       this.ws = null;
       for (const [id, p] of this.pending) {
-        p.reject(new IpcRequestError({ code: 'UNAVAILABLE', message: 'The connection to Carapace was lost.', retryable: true }));
+        p.reject(
+          new IpcRequestError({
+            code: 'UNAVAILABLE',
+            message: 'The connection to Carapace was lost.',
+            retryable: true,
+          }),
+        );
         this.pending.delete(id);
       }
       if (this.closed) return this.setState('closed');
@@ -87,7 +99,7 @@ export class WebSocketClient implements CarapaceClient {
     const id = this.nextId++;
     const frame = JSON.stringify({ type: 'request', id, channel, input });
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      this.pending.set(id, { resolve, reject });
       if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(frame);
       else this.queue.push(frame);
     });

@@ -57,7 +57,10 @@ function storedLayout(): Layout {
   }
 }
 
-export const useWorkspace = create<WorkspaceState>()(() => ({ ...initialWorkspaceState, layout: storedLayout() }));
+export const useWorkspace = create<WorkspaceState>()(() => ({
+  ...initialWorkspaceState,
+  layout: storedLayout(),
+}));
 
 export function applySnapshot(snapshot: WorkspaceSnapshot): void {
   useWorkspace.setState({

@@ -20,7 +20,12 @@ export const ToolResultBlock = z.object({
   content: z.union([z.string(), z.array(TextBlock)]),
   is_error: z.boolean().optional(),
 });
-export const ContentBlock = z.discriminatedUnion('type', [TextBlock, ThinkingBlock, ToolUseBlock, ToolResultBlock]);
+export const ContentBlock = z.discriminatedUnion('type', [
+  TextBlock,
+  ThinkingBlock,
+  ToolUseBlock,
+  ToolResultBlock,
+]);
 export type TextBlock = z.infer<typeof TextBlock>;
 export type ContentBlock = z.infer<typeof ContentBlock>;
 

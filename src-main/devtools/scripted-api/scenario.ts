@@ -63,8 +63,10 @@ export const ErrorReply = z.object({
   type: z.string(),
   message: z.string(),
   headers: z.record(z.string(), z.string()).optional(),
+  /** Wait this long before answering, like a slow failing upstream. */
+  delayMs: z.number().int().nonnegative().default(0),
 });
-export type ErrorReply = z.infer<typeof ErrorReply>;
+export type ErrorReply = z.output<typeof ErrorReply>;
 
 export const Matcher = z.object({
   /** Substring of the text of the last user message. */
@@ -87,7 +89,7 @@ export type Step = z.output<typeof Step>;
 
 export const Scenario = z.object({
   name: z.string().optional(),
-  /** When set, requests whose `x-api-key` differs get a 401 `authentication_error`. */
+  /** When set, requests whose key (`x-api-key` or bearer token) differs get a 401 `authentication_error`. */
   apiKey: z.string().optional(),
   steps: z.array(Step),
 });

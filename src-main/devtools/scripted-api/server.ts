@@ -10,7 +10,7 @@ export interface ScriptedApiOptions {
   scenario: ScenarioInput | Responder;
   port?: number;
   host?: string;
-  /** When set, requests must carry this `x-api-key`, else 401. Overrides the scenario's. */
+  /** When set, requests must carry this key (`x-api-key` or bearer), else 401. Overrides the scenario's. */
   apiKey?: string;
 }
 
@@ -26,7 +26,12 @@ export interface ScriptedApi {
 
 const MAX_BODY = 64 * 1024 * 1024;
 
-function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
   res.writeHead(status, {
     'content-type': 'application/json',
@@ -37,7 +42,13 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
   res.end(text);
 }
 
-function sendApiError(res: ServerResponse, status: number, type: string, message: string, headers?: Record<string, string>): void {
+function sendApiError(
+  res: ServerResponse,
+  status: number,
+  type: string,
+  message: string,
+  headers?: Record<string, string>,
+): void {
   sendJson(res, status, { type: 'error', error: { type, message }, request_id: newId('req') }, headers);
 }
 
@@ -59,6 +70,14 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
+/** The key a client sent: `x-api-key`, or a bearer token (what SDK 1.x sends for an API key). */
+function presentedKey(req: IncomingMessage): string | undefined {
+  const header = req.headers['x-api-key'];
+  if (typeof header === 'string') return header;
+  const auth = req.headers.authorization;
+  return auth?.startsWith('Bearer ') ? auth.slice('Bearer '.length) : undefined;
+}
+
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /**
@@ -75,7 +94,12 @@ export async function startScriptedApi(options: ScriptedApiOptions): Promise<Scr
   const requests: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
 
-  async function streamReply(req: IncomingMessage, res: ServerResponse, reply: Exclude<ScriptedReply, { error: unknown }>, body: MessagesRequestBody) {
+  async function streamReply(
+    req: IncomingMessage,
+    res: ServerResponse,
+    reply: Exclude<ScriptedReply, { error: unknown }>,
+    body: MessagesRequestBody,
+  ) {
     const usage = replyUsage(reply, requestChars(body));
     const model = body.model ?? 'claude-scripted';
     if (!body.stream) {
@@ -88,17 +112,26 @@ export async function startScriptedApi(options: ScriptedApiOptions): Promise<Scr
       'request-id': newId('req'),
       ...reply.headers,
     });
-    let closed = false;
-    req.socket.once('close', () => (closed = true));
     const events = replyEvents(reply, model, usage);
     for (let i = 0; i < events.length; i++) {
-      if (closed) return;
+      if (req.socket.destroyed) return;
       if (reply.dropAfterEvents !== undefined && i >= reply.dropAfterEvents) {
-        req.socket.destroy();
+        // Let what was written reach the client, then close the socket without ending the chunked
+        // body: the client sees the stream cut off mid-message, as when a connection drops.
+        await new Promise<void>((resolve) => res.write('', () => resolve()));
+        req.socket.end();
         return;
       }
       if (reply.errorEvent && i === reply.errorEvent.afterEvents) {
-        res.end(encodeSse({ event: 'error', data: { type: 'error', error: { type: reply.errorEvent.type, message: reply.errorEvent.message } } }));
+        res.end(
+          encodeSse({
+            event: 'error',
+            data: {
+              type: 'error',
+              error: { type: reply.errorEvent.type, message: reply.errorEvent.message },
+            },
+          }),
+        );
         return;
       }
       const event = events[i];
@@ -111,28 +144,50 @@ export async function startScriptedApi(options: ScriptedApiOptions): Promise<Scr
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (req.method === 'GET' && url.pathname === '/v1/models') {
-      sendJson(res, 200, { data: [{ id: 'claude-scripted', type: 'model', display_name: 'Scripted' }], has_more: false });
+      sendJson(res, 200, {
+        data: [{ id: 'claude-scripted', type: 'model', display_name: 'Scripted' }],
+        has_more: false,
+      });
       return;
     }
-    if (req.method !== 'POST' || (url.pathname !== '/v1/messages' && url.pathname !== '/v1/messages/count_tokens')) {
-      sendApiError(res, 404, 'not_found_error', `scripted server: no route ${req.method ?? ''} ${url.pathname}`);
+    if (
+      req.method !== 'POST' ||
+      (url.pathname !== '/v1/messages' && url.pathname !== '/v1/messages/count_tokens')
+    ) {
+      sendApiError(
+        res,
+        404,
+        'not_found_error',
+        `scripted server: no route ${req.method ?? ''} ${url.pathname}`,
+      );
       return;
     }
     let body: MessagesRequestBody;
     try {
       body = JSON.parse(await readBody(req)) as MessagesRequestBody;
     } catch (error) {
-      sendApiError(res, 400, 'invalid_request_error', `scripted server: body is not JSON (${(error as Error).message})`);
+      sendApiError(
+        res,
+        400,
+        'invalid_request_error',
+        `scripted server: body is not JSON (${(error as Error).message})`,
+      );
       return;
     }
     if (url.pathname === '/v1/messages/count_tokens') {
       sendJson(res, 200, { input_tokens: Math.ceil(requestChars(body) / 4) });
       return;
     }
-    const record: RecordedRequest = { index: requests.length, path: url.pathname, headers: req.headers, body, receivedAt: Date.now() };
+    const record: RecordedRequest = {
+      index: requests.length,
+      path: url.pathname,
+      headers: req.headers,
+      body,
+      receivedAt: Date.now(),
+    };
     requests.push(record);
     const requiredKey = options.apiKey ?? current.apiKey;
-    if (requiredKey !== undefined && req.headers['x-api-key'] !== requiredKey) {
+    if (requiredKey !== undefined && presentedKey(req) !== requiredKey) {
       sendApiError(res, 401, 'authentication_error', 'invalid x-api-key');
       return;
     }
@@ -147,6 +202,7 @@ export async function startScriptedApi(options: ScriptedApiOptions): Promise<Scr
       return;
     }
     if ('error' in reply) {
+      if (reply.error.delayMs > 0) await sleep(reply.error.delayMs);
       sendApiError(res, reply.error.status, reply.error.type, reply.error.message, reply.error.headers);
       return;
     }
@@ -155,7 +211,8 @@ export async function startScriptedApi(options: ScriptedApiOptions): Promise<Scr
 
   const server: Server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
-      if (!res.headersSent) sendApiError(res, 500, 'api_error', `scripted server: ${(error as Error).message}`);
+      if (!res.headersSent)
+        sendApiError(res, 500, 'api_error', `scripted server: ${(error as Error).message}`);
       else res.destroy();
     });
   });

@@ -35,22 +35,31 @@ function outputChars(content: ContentSpec[]): number {
 
 function blockEvents(block: ContentSpec, index: number, reply: MessageReply): SseEvent[] {
   const events: SseEvent[] = [];
-  const delta = (d: unknown) => events.push({ event: 'content_block_delta', data: { type: 'content_block_delta', index, delta: d } });
+  const delta = (d: unknown) =>
+    events.push({ event: 'content_block_delta', data: { type: 'content_block_delta', index, delta: d } });
   if (block.type === 'text') {
-    events.push({ event: 'content_block_start', data: { type: 'content_block_start', index, content_block: { type: 'text', text: '' } } });
+    events.push({
+      event: 'content_block_start',
+      data: { type: 'content_block_start', index, content_block: { type: 'text', text: '' } },
+    });
     for (const piece of chunks(block.text, reply.chunkChars)) delta({ type: 'text_delta', text: piece });
   } else if (block.type === 'thinking') {
     events.push({
       event: 'content_block_start',
       data: { type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '' } },
     });
-    for (const piece of chunks(block.thinking, reply.chunkChars)) delta({ type: 'thinking_delta', thinking: piece });
+    for (const piece of chunks(block.thinking, reply.chunkChars))
+      delta({ type: 'thinking_delta', thinking: piece });
     delta({ type: 'signature_delta', signature: block.signature ?? randomBytes(24).toString('base64') });
   } else {
     const id = block.id ?? newId('toolu');
     events.push({
       event: 'content_block_start',
-      data: { type: 'content_block_start', index, content_block: { type: 'tool_use', id, name: block.name, input: {} } },
+      data: {
+        type: 'content_block_start',
+        index,
+        content_block: { type: 'tool_use', id, name: block.name, input: {} },
+      },
     });
     // The API's first input_json_delta is often empty; clients must cope.
     delta({ type: 'input_json_delta', partial_json: '' });
@@ -128,7 +137,9 @@ export function replyJson(reply: MessageReply, model: string, usage: ScriptedUsa
     role: 'assistant',
     model: reply.model ?? model,
     content: reply.content.map((b) =>
-      b.type === 'tool_use' ? { type: 'tool_use', id: b.id ?? newId('toolu'), name: b.name, input: b.input } : b,
+      b.type === 'tool_use'
+        ? { type: 'tool_use', id: b.id ?? newId('toolu'), name: b.name, input: b.input }
+        : b,
     ),
     stop_reason: reply.stop_reason,
     stop_sequence: null,

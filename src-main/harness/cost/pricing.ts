@@ -35,7 +35,8 @@ export function priceFor(model: string): ModelPrice | null {
   return null;
 }
 
-export type CostResult = { kind: 'demo'; usd: 0 } | { kind: 'priced'; usd: number } | { kind: 'unpriced'; usd: 0 };
+export type CostResult =
+  { kind: 'demo'; usd: 0 } | { kind: 'priced'; usd: number } | { kind: 'unpriced'; usd: 0 };
 
 /**
  * Cost of one message's usage. Cache creation without a 5m/1h split is priced as 5-minute writes,

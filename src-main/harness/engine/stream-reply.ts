@@ -8,7 +8,6 @@ export interface ReplyObserver {
   onText?(index: number, text: string): void;
 }
 
-
 /** Thrown when a reply fails after part of it arrived; `partial` is what was received. */
 export class ReplyFailedError extends Error {
   constructor(

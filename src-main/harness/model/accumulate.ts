@@ -87,11 +87,11 @@ export class MessageAccumulator {
         return null;
       }
       case 'message_delta': {
-        m.stopReason = event.delta.stop_reason ?? m.stopReason;
+        m.stopReason = event.delta.stop_reason;
         const u = event.usage;
         m.usage = {
           inputTokens: u.input_tokens ?? m.usage.inputTokens,
-          outputTokens: u.output_tokens ?? m.usage.outputTokens,
+          outputTokens: u.output_tokens,
           cacheCreationInputTokens: u.cache_creation_input_tokens ?? m.usage.cacheCreationInputTokens,
           cacheReadInputTokens: u.cache_read_input_tokens ?? m.usage.cacheReadInputTokens,
         };

@@ -1,4 +1,4 @@
-import Anthropic from '@anthropic-ai/sdk';
+import { APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
 import { MissingCredentialsError } from './router';
 
 /** The stream closed before `message_stop`: the connection dropped mid-reply. */
@@ -44,16 +44,30 @@ const TITLES: Record<string, string> = {
 
 function typeFromStatus(status: number | undefined): string {
   switch (status) {
-    case 400: return 'invalid_request_error';
-    case 401: return 'authentication_error';
-    case 402: return 'billing_error';
-    case 403: return 'permission_error';
-    case 404: return 'not_found_error';
-    case 413: return 'request_too_large';
-    case 429: return 'rate_limit_error';
-    case 529: return 'overloaded_error';
-    default: return status !== undefined && status >= 500 ? 'api_error' : 'unknown_error';
+    case 400:
+      return 'invalid_request_error';
+    case 401:
+      return 'authentication_error';
+    case 402:
+      return 'billing_error';
+    case 403:
+      return 'permission_error';
+    case 404:
+      return 'not_found_error';
+    case 413:
+      return 'request_too_large';
+    case 429:
+      return 'rate_limit_error';
+    case 529:
+      return 'overloaded_error';
+    default:
+      return status !== undefined && status >= 500 ? 'api_error' : 'unknown_error';
   }
+}
+
+/** `instanceof APIError` narrows to APIError<any, …>; this guard narrows to the declared defaults. */
+function isApiError(error: unknown): error is APIError {
+  return error instanceof APIError;
 }
 
 /** Turns whatever a model call threw into a code and a sentence a person can act on. */
@@ -62,29 +76,38 @@ export function describeApiError(error: unknown): DescribedApiError {
     return { code: 'missing_credentials', status: null, message: error.message };
   }
   if (error instanceof StreamIncompleteError) {
-    return { code: 'connection_error', status: null, message: 'The connection dropped mid-stream; the reply is incomplete. Send again to retry.' };
+    return {
+      code: 'connection_error',
+      status: null,
+      message: 'The connection dropped mid-stream; the reply is incomplete. Send again to retry.',
+    };
   }
-  if (error instanceof Anthropic.APIUserAbortError) {
+  if (error instanceof APIUserAbortError) {
     return { code: 'aborted', status: null, message: 'Stopped.' };
   }
-  if (error instanceof Anthropic.APIConnectionError) {
+  if (error instanceof APIConnectionError) {
     return {
       code: 'connection_error',
       status: null,
       message: `Connection to the API failed: ${error.message}. Check the network and the API base URL.`,
     };
   }
-  if (error instanceof Anthropic.APIError) {
-    const code = error.type ?? typeFromStatus(error.status);
+  if (isApiError(error)) {
+    const apiError = error;
+    const code = apiError.type ?? typeFromStatus(apiError.status);
     const title = TITLES[code] ?? 'API error';
-    const detail = (error.apiMessage ?? error.message).replace(/\.$/, '');
-    const status = error.status ?? null;
+    const detail = (apiError.apiMessage ?? apiError.message).replace(/\.$/, '');
+    const status = apiError.status ?? null;
     const statusText = status === null ? '' : ` (HTTP ${status})`;
     const advice = ADVICE[code];
     return { code, status, message: `${title}${statusText}: ${detail}.${advice ? ` ${advice}` : ''}` };
   }
   if (error instanceof Error && /terminated|socket|ECONNRESET|premature/i.test(error.message)) {
-    return { code: 'connection_error', status: null, message: `The connection dropped mid-stream: ${error.message}.` };
+    return {
+      code: 'connection_error',
+      status: null,
+      message: `The connection dropped mid-stream: ${error.message}.`,
+    };
   }
   const message = error instanceof Error ? error.message : String(error);
   return { code: 'unknown_error', status: null, message: `The model call failed: ${message}` };

@@ -8,16 +8,20 @@ export interface CredentialSource {
 
 export class MissingCredentialsError extends Error {
   constructor() {
-    super('No API key is set. Set ANTHROPIC_API_KEY or add a key in Settings; the Demo model works without one.');
+    super(
+      'No API key is set. Set ANTHROPIC_API_KEY or add a key in Settings; the Demo model works without one.',
+    );
     this.name = 'MissingCredentialsError';
   }
 }
 
+/** A stream that fails on its first read, before any event. */
+function failingStream(error: Error): AsyncIterable<never> {
+  return { [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(error) }) };
+}
+
 const MISSING_CREDENTIALS: ModelClient = {
-  // eslint-disable-next-line require-yield -- fails before the first event, by design
-  async *stream() {
-    throw new MissingCredentialsError();
-  },
+  stream: () => failingStream(new MissingCredentialsError()),
 };
 
 /**
@@ -41,7 +45,10 @@ export class DefaultModelRouter implements ModelRouter {
       // A base URL without a key is a local server or gateway that takes none; the SDK still wants one.
       this.cached = {
         key: cacheKey,
-        client: new AnthropicModelClient({ apiKey: apiKey ?? 'no-key-configured', baseURL: baseUrl ?? undefined }),
+        client: new AnthropicModelClient({
+          apiKey: apiKey ?? 'no-key-configured',
+          baseURL: baseUrl ?? undefined,
+        }),
       };
     }
     return this.cached.client;

@@ -31,7 +31,8 @@ export class SettingsService {
   reload(): void {
     const read = readJsonFile(this.file, UserSettings);
     this.settings = read.kind === 'ok' ? read.value : {};
-    this.problem = read.kind === 'invalid' ? `${read.problem}. Defaults are in use; the file was not changed.` : null;
+    this.problem =
+      read.kind === 'invalid' ? `${read.problem}. Defaults are in use; the file was not changed.` : null;
   }
 
   get current(): Readonly<UserSettings> {

@@ -1,8 +1,8 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { DirectoryListing } from '@shared/domain/project';
 import { Dialog } from '../../components/Dialog';
 import { getClient } from '../../ipc/client';
-import { openProject } from '../../stores/actions';
+import { openProject } from '../../ipc/actions';
 import { useWorkspace } from '../../stores/workspace-store';
 
 /**
@@ -18,20 +18,22 @@ export function OpenProjectDialog() {
   const [problem, setProblem] = useState<string | null>(null);
   const close = () => useWorkspace.setState({ dialog: null });
 
-  const browse = useCallback(async (dir: string | undefined) => {
-    try {
-      const result = await getClient().invoke('fs.listDirectory', dir ? { path: dir } : {});
-      setListing(result);
-      setPath(result.path);
-      setProblem(null);
-    } catch (error) {
-      setProblem((error as Error).message);
-    }
+  const browse = useCallback((dir: string | undefined) => {
+    getClient()
+      .invoke('fs.listDirectory', dir ? { path: dir } : {})
+      .then(
+        (result) => {
+          setListing(result);
+          setPath(result.path);
+          setProblem(null);
+        },
+        (error: unknown) => setProblem((error as Error).message),
+      );
   }, []);
 
-  useEffect(() => {
-    void browse(current?.path ?? appInfo?.homeDir);
-  }, [browse, current?.path, appInfo?.homeDir]);
+  // List the starting folder once, when the dialog opens.
+  const start = useRef(current?.path ?? appInfo?.homeDir);
+  useEffect(() => browse(start.current), [browse]);
 
   const pickNative = async () => {
     try {
@@ -53,13 +55,18 @@ export function OpenProjectDialog() {
       >
         <label>
           Folder path
-          <input value={path} onChange={(e) => setPath(e.target.value)} spellCheck={false} autoComplete="off" />
+          <input
+            value={path}
+            onChange={(e) => setPath(e.target.value)}
+            spellCheck={false}
+            autoComplete="off"
+          />
         </label>
         <div className="row">
           <button type="submit" className="primary" disabled={path.trim() === ''}>
             Open
           </button>
-          <button type="button" onClick={() => void browse(path.trim() || undefined)}>
+          <button type="button" onClick={() => browse(path.trim() || undefined)}>
             Go to folder
           </button>
           {appInfo?.capabilities.nativeFolderPicker ? (
@@ -82,14 +89,19 @@ export function OpenProjectDialog() {
           <ul>
             {listing.parent ? (
               <li>
-                <button type="button" className="link" onClick={() => void browse(listing.parent ?? undefined)}>
+                <button type="button" className="link" onClick={() => browse(listing.parent ?? undefined)}>
                   ↑ Parent folder
                 </button>
               </li>
             ) : null}
             {listing.directories.map((d) => (
               <li key={d.path}>
-                <button type="button" className="link" onClick={() => void browse(d.path)} onDoubleClick={() => void openProject(d.path)}>
+                <button
+                  type="button"
+                  className="link"
+                  onClick={() => browse(d.path)}
+                  onDoubleClick={() => void openProject(d.path)}
+                >
                   📁 {d.name}
                 </button>
               </li>

@@ -1,4 +1,4 @@
-import { openProject } from '../../stores/actions';
+import { openProject } from '../../ipc/actions';
 import { useWorkspace } from '../../stores/workspace-store';
 
 export function Welcome() {
@@ -6,8 +6,15 @@ export function Welcome() {
   return (
     <main className="welcome">
       <h1>Carapace</h1>
-      <p>Supervise AI coding agents: open a project folder, start sessions side by side, watch what each one does and costs.</p>
-      <button type="button" className="primary" onClick={() => useWorkspace.setState({ dialog: 'open-project' })}>
+      <p>
+        Supervise AI coding agents: open a project folder, start sessions side by side, watch what each one
+        does and costs.
+      </p>
+      <button
+        type="button"
+        className="primary"
+        onClick={() => useWorkspace.setState({ dialog: 'open-project' })}
+      >
         Open project…
       </button>
       {recent.length > 0 ? (
@@ -16,7 +23,12 @@ export function Welcome() {
           <ul>
             {recent.map((p) => (
               <li key={p.path}>
-                <button type="button" className="link" onClick={() => void openProject(p.path)} title={p.path}>
+                <button
+                  type="button"
+                  className="link"
+                  onClick={() => void openProject(p.path)}
+                  title={p.path}
+                >
                   {p.name}
                 </button>
                 <span className="muted"> {p.path}</span>

@@ -1,5 +1,5 @@
 import { requestNotificationPermission } from '../notifications/notify';
-import { sendMessage, stopSession } from '../../stores/actions';
+import { sendMessage, stopSession } from '../../ipc/actions';
 import { useWorkspace } from '../../stores/workspace-store';
 import { setDraft, useDrafts } from './drafts';
 
@@ -30,7 +30,9 @@ export function Composer({ sessionId }: { sessionId: string }) {
     >
       <textarea
         aria-label="Message"
-        placeholder={working ? 'Working… (Esc to stop)' : 'Message (Enter to send, Shift+Enter for a new line)'}
+        placeholder={
+          working ? 'Working… (Esc to stop)' : 'Message (Enter to send, Shift+Enter for a new line)'
+        }
         value={draft}
         rows={3}
         onChange={(e) => setDraft(sessionId, e.target.value)}

@@ -2,7 +2,7 @@ import { useWorkspace } from '../../stores/workspace-store';
 import { Transcript } from '../transcript/Transcript';
 import { Composer } from './Composer';
 import { panelId, tabId } from './TabStrip';
-import { openSession } from '../../stores/actions';
+import { openSession } from '../../ipc/actions';
 
 /** One session: its transcript and its composer. */
 export function SessionView({ sessionId }: { sessionId: string }) {

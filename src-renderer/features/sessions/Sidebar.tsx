@@ -1,6 +1,6 @@
 import { useShallow } from 'zustand/react/shallow';
 import { formatSessionCost } from '@shared/domain/cost';
-import { openSession } from '../../stores/actions';
+import { openSession } from '../../ipc/actions';
 import { useWorkspace } from '../../stores/workspace-store';
 import { labelWithBadge, StateBadge, useBadge } from './StateBadge';
 

@@ -17,5 +17,12 @@ export function labelWithBadge(title: string, badge: Badge): string {
 export function StateBadge({ sessionId }: { sessionId: string }) {
   const badge = useBadge(sessionId);
   if (badge === 'idle') return null;
-  return <span className={`badge badge-${badge}`} data-badge={badge} title={BADGE_LABELS[badge]} aria-hidden="true" />;
+  return (
+    <span
+      className={`badge badge-${badge}`}
+      data-badge={badge}
+      title={BADGE_LABELS[badge]}
+      aria-hidden="true"
+    />
+  );
 }

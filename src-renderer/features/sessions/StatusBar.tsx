@@ -1,6 +1,6 @@
 import { formatSessionCost } from '@shared/domain/cost';
 import { totalTokens } from '@shared/domain/usage';
-import { setSessionModel } from '../../stores/actions';
+import { setSessionModel } from '../../ipc/actions';
 import { useWorkspace } from '../../stores/workspace-store';
 
 /** Model, state, tokens and cost of the active session. */

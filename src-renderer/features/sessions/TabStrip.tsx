@@ -1,12 +1,12 @@
 import { useRef, useState, type KeyboardEvent } from 'react';
-import { closeSession, newSession, openSession, renameSession, reorderTabs } from '../../stores/actions';
+import { closeSession, newSession, openSession, renameSession, reorderTabs } from '../../ipc/actions';
 import { useWorkspace } from '../../stores/workspace-store';
 import { labelWithBadge, StateBadge, useBadge } from './StateBadge';
 
 export const tabId = (sessionId: string) => `tab-${sessionId}`;
 export const panelId = (sessionId: string) => `panel-${sessionId}`;
 
-function RenameField({ initial, onDone }: { initial: string; onDone(title: string | null): void }) {
+function RenameField({ initial, onDone }: { initial: string; onDone: (title: string | null) => void }) {
   const [value, setValue] = useState(initial);
   const finished = useRef(false);
   const finish = (title: string | null) => {
@@ -121,7 +121,13 @@ export function TabStrip() {
           <Tab key={id} sessionId={id} index={i} />
         ))}
       </div>
-      <button type="button" className="new-tab" aria-label="New session" title="New session (Ctrl+T)" onClick={() => void newSession()}>
+      <button
+        type="button"
+        className="new-tab"
+        aria-label="New session"
+        title="New session (Ctrl+T)"
+        onClick={() => void newSession()}
+      >
         +
       </button>
     </div>

@@ -3,7 +3,7 @@ import { SessionView } from './SessionView';
 import { Sidebar } from './Sidebar';
 import { StatusBar } from './StatusBar';
 import { TabStrip } from './TabStrip';
-import { newSession } from '../../stores/actions';
+import { newSession } from '../../ipc/actions';
 
 /** Sidebar, tab strip, the session panel(s) and the status bar of one open project. */
 export function Workspace() {

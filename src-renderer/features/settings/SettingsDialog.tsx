@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { ThemePreference } from '@shared/domain/settings';
 import { Dialog } from '../../components/Dialog';
-import { setApiKey, updateSettings } from '../../stores/actions';
+import { setApiKey, updateSettings } from '../../ipc/actions';
 import { useWorkspace } from '../../stores/workspace-store';
 
 const KEY_SOURCE: Record<string, string> = {
@@ -14,7 +14,9 @@ export function SettingsDialog() {
   const settings = useWorkspace((s) => s.settings);
   const models = useWorkspace((s) => s.models);
   const [key, setKey] = useState('');
-  const [baseUrl, setBaseUrl] = useState(settings?.baseUrlSource === 'settings' ? (settings.anthropicBaseUrl ?? '') : '');
+  const [baseUrl, setBaseUrl] = useState(
+    settings?.baseUrlSource === 'settings' ? (settings.anthropicBaseUrl ?? '') : '',
+  );
   const close = () => useWorkspace.setState({ dialog: null });
   if (!settings) return null;
 
@@ -40,7 +42,13 @@ export function SettingsDialog() {
         >
           <label>
             New API key
-            <input type="password" value={key} onChange={(e) => setKey(e.target.value)} autoComplete="off" spellCheck={false} />
+            <input
+              type="password"
+              value={key}
+              onChange={(e) => setKey(e.target.value)}
+              autoComplete="off"
+              spellCheck={false}
+            />
           </label>
           <button type="submit" disabled={key.trim() === ''}>
             Save key
@@ -67,7 +75,11 @@ export function SettingsDialog() {
             API base URL
             <input
               value={baseUrl}
-              placeholder={settings.baseUrlSource === 'env' ? `${settings.anthropicBaseUrl ?? ''} (from ANTHROPIC_BASE_URL)` : 'https://api.anthropic.com'}
+              placeholder={
+                settings.baseUrlSource === 'env'
+                  ? `${settings.anthropicBaseUrl ?? ''} (from ANTHROPIC_BASE_URL)`
+                  : 'https://api.anthropic.com'
+              }
               onChange={(e) => setBaseUrl(e.target.value)}
               spellCheck={false}
             />
@@ -79,7 +91,10 @@ export function SettingsDialog() {
         <h3>Defaults</h3>
         <label>
           Model for new sessions
-          <select value={settings.model ?? ''} onChange={(e) => void updateSettings({ model: e.target.value === '' ? null : e.target.value })}>
+          <select
+            value={settings.model ?? ''}
+            onChange={(e) => void updateSettings({ model: e.target.value === '' ? null : e.target.value })}
+          >
             <option value="">Automatic (Demo model without a key)</option>
             {models
               .filter((m) => !m.demo)
@@ -92,7 +107,10 @@ export function SettingsDialog() {
         </label>
         <label>
           Theme
-          <select value={settings.theme} onChange={(e) => void updateSettings({ theme: e.target.value as ThemePreference })}>
+          <select
+            value={settings.theme}
+            onChange={(e) => void updateSettings({ theme: e.target.value as ThemePreference })}
+          >
             <option value="system">Follow the system</option>
             <option value="light">Light</option>
             <option value="dark">Dark</option>

@@ -1,5 +1,5 @@
 import { memo, type ReactNode } from 'react';
-import { parseMarkdown, type Inline } from './markdown';
+import { parseMarkdown, type Block, type Inline } from './markdown';
 
 function renderInlines(inlines: Inline[]): ReactNode[] {
   return inlines.map((n, i) => {
@@ -22,37 +22,45 @@ function renderInlines(inlines: Inline[]): ReactNode[] {
   });
 }
 
+/** One block; re-rendered only when its source text changed (while streaming, only the last one does). */
+const BlockView = memo(
+  function BlockView({ block }: { block: Block }) {
+    switch (block.kind) {
+      case 'paragraph':
+        return <p>{renderInlines(block.inlines)}</p>;
+      case 'heading': {
+        const H = `h${Math.min(block.level + 2, 6)}` as 'h3';
+        return <H>{renderInlines(block.inlines)}</H>;
+      }
+      case 'code':
+        return (
+          <pre data-lang={block.lang || undefined}>
+            <code>{block.text}</code>
+          </pre>
+        );
+      case 'list': {
+        const L = block.ordered ? 'ol' : 'ul';
+        return (
+          <L>
+            {block.items.map((item, j) => (
+              <li key={j}>{renderInlines(item)}</li>
+            ))}
+          </L>
+        );
+      }
+      case 'quote':
+        return <blockquote>{renderInlines(block.inlines)}</blockquote>;
+    }
+  },
+  (a, b) => a.block.kind === b.block.kind && a.block.source === b.block.source,
+);
+
 export const Markdown = memo(function Markdown({ text }: { text: string }) {
   return (
     <>
-      {parseMarkdown(text).map((b, i) => {
-        switch (b.kind) {
-          case 'paragraph':
-            return <p key={i}>{renderInlines(b.inlines)}</p>;
-          case 'heading': {
-            const H = `h${Math.min(b.level + 2, 6)}` as 'h3';
-            return <H key={i}>{renderInlines(b.inlines)}</H>;
-          }
-          case 'code':
-            return (
-              <pre key={i} data-lang={b.lang || undefined}>
-                <code>{b.text}</code>
-              </pre>
-            );
-          case 'list': {
-            const L = b.ordered ? 'ol' : 'ul';
-            return (
-              <L key={i}>
-                {b.items.map((item, j) => (
-                  <li key={j}>{renderInlines(item)}</li>
-                ))}
-              </L>
-            );
-          }
-          case 'quote':
-            return <blockquote key={i}>{renderInlines(b.inlines)}</blockquote>;
-        }
-      })}
+      {parseMarkdown(text).map((block, i) => (
+        <BlockView key={i} block={block} />
+      ))}
     </>
   );
 });

@@ -1,15 +1,16 @@
 import { IpcRequestError } from '@shared/domain/errors';
 import type { SettingsPatch } from '@shared/domain/settings';
-import { getClient } from '../ipc/client';
-import { setTranscript } from './transcripts-store';
-import { applySnapshot, markSeen, showToast, useWorkspace } from './workspace-store';
+import { getClient } from './client';
+import { setTranscript } from '../stores/transcripts-store';
+import { applySnapshot, markSeen, showToast, useWorkspace } from '../stores/workspace-store';
 
 /** Runs a request; a failure becomes a toast (and `undefined`) instead of an unhandled rejection. */
 async function attempt<T>(what: string, run: () => Promise<T>): Promise<T | undefined> {
   try {
     return await run();
   } catch (error) {
-    const message = error instanceof IpcRequestError || error instanceof Error ? error.message : String(error);
+    const message =
+      error instanceof IpcRequestError || error instanceof Error ? error.message : String(error);
     showToast(`${what}: ${message}`);
     return undefined;
   }
@@ -54,7 +55,9 @@ export async function openProject(path: string): Promise<boolean> {
 export async function newSession(): Promise<void> {
   const id = projectId();
   if (id === null) return;
-  const session = await attempt('Creating a session', () => client().invoke('sessions.create', { projectId: id }));
+  const session = await attempt('Creating a session', () =>
+    client().invoke('sessions.create', { projectId: id }),
+  );
   if (session) setTranscript(session.id, []);
 }
 

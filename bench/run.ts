@@ -1,0 +1,15 @@
+/** `npm run bench`: every benchmark, one after another; figures printed and saved under bench/results/. */
+import { benchUiStreaming, saveResult } from './ui-streaming.bench';
+
+const benches: Record<string, () => Promise<{ name: string }>> = {
+  'ui-streaming': benchUiStreaming,
+};
+
+const only = process.argv.slice(2);
+for (const [name, run] of Object.entries(benches)) {
+  if (only.length > 0 && !only.includes(name)) continue;
+  console.log(`\n▶ ${name}`);
+  const result = await run();
+  console.log(JSON.stringify(result, null, 2));
+  saveResult(result);
+}

@@ -1,0 +1,255 @@
+import { appendFileSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { EventName, EventPayload } from '@shared/ipc/contract';
+import { messageText, type MessageItem } from '@shared/domain/messages';
+import { testCarapace } from '../test-support/carapace';
+import { createCarapace } from '../compose';
+import { silentLogger } from '../platform/logger';
+import { MemorySecretStore } from '../platform/secrets';
+import { projectSlug } from '../platform/paths';
+import type { EventHub } from './event-hub';
+
+type Recorded = { [E in EventName]: { event: E; payload: EventPayload<E> } }[EventName];
+
+function record(hub: EventHub) {
+  const events: Recorded[] = [];
+  hub.subscribe((event, payload) => events.push({ event, payload } as Recorded));
+  return events;
+}
+
+/** Resolves when the session's turn has ended (its activity leaves thinking/streaming). */
+function settled(events: Recorded[], sessionId: string): Promise<void> {
+  return new Promise((resolve) => {
+    const check = () => {
+      const last = events
+        .filter((e) => e.event === 'sessions.changed' && e.payload.session.id === sessionId)
+        .at(-1);
+      if (
+        last?.event === 'sessions.changed' &&
+        !['thinking', 'streaming'].includes(last.payload.session.activity) &&
+        events.some((e) => e.event === 'transcript.appended')
+      )
+        resolve();
+      else setTimeout(check, 5);
+    };
+    check();
+  });
+}
+
+describe('SessionManager', () => {
+  it('streams a reply, persists it as JSONL, and reloads it from disk in a new process', async () => {
+    const t = await testCarapace({
+      steps: [
+        {
+          reply: {
+            content: [{ type: 'text', text: 'Hi! I am scripted.' }],
+            chunkChars: 3,
+            usage: { input_tokens: 10, output_tokens: 5 },
+          },
+        },
+      ],
+    });
+    const events = record(t.carapace.hub);
+    const { workspace, sessions } = t.carapace.services;
+    const project = workspace.open(t.project).project;
+    const session = workspace.createSession(project.id);
+    expect(session.model).toBe('claude-sonnet-4-5');
+    sessions.send(session.id, 'hello');
+    await settled(events, session.id);
+
+    const { transcript, session: summary } = sessions.get(session.id);
+    const reply = transcript.at(-1) as MessageItem;
+    expect(reply).toMatchObject({ role: 'assistant', status: 'complete', stopReason: 'end_turn' });
+    expect(messageText(reply.content)).toBe('Hi! I am scripted.');
+    expect(summary).toMatchObject({
+      activity: 'idle',
+      title: 'hello',
+      usage: { inputTokens: 10, outputTokens: 5 },
+      costKind: 'priced',
+    });
+    expect(summary.costUsd).toBeCloseTo((10 * 3 + 5 * 15) / 1e6, 12);
+
+    // Deltas arrived batched and add up to the final text; the final form came after them.
+    const batches = events.filter((e) => e.event === 'stream.batch');
+    const streamed = batches
+      .flatMap((e) => ('deltas' in e.payload ? e.payload.deltas.map((d) => d.text) : []))
+      .join('');
+    expect(streamed).toBe('Hi! I am scripted.');
+    const lastBatch = events.findLastIndex((e) => e.event === 'stream.batch');
+    const update = events.findIndex((e) => e.event === 'transcript.updated');
+    expect(update).toBeGreaterThan(lastBatch);
+
+    // The request carried the conversation through the real SDK.
+    expect(t.api.requests[0]?.body.messages).toEqual([
+      { role: 'user', content: [{ type: 'text', text: 'hello' }] },
+    ]);
+
+    const dir = path.join(t.home, 'projects', project.id);
+    const file = path.join(dir, `${session.id}.jsonl`);
+    const lines = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string });
+    expect(lines.map((l) => l.type)).toEqual(['session', 'item', 'item']);
+
+    const again = createCarapace({
+      env: { CARAPACE_HOME: t.home },
+      secrets: new MemorySecretStore(),
+      logger: silentLogger,
+      version: 't',
+    });
+    const reopened = again.services.workspace.open(t.project);
+    expect(reopened.sessions.map((s) => s.id)).toEqual([session.id]);
+    expect(reopened.tabs.open).toEqual([session.id]);
+    expect(
+      messageText((again.services.sessions.get(session.id).transcript.at(-1) as MessageItem).content),
+    ).toBe('Hi! I am scripted.');
+    await again.shutdown();
+  });
+
+  it('tolerates a torn last line and a corrupt middle line, and says so in the transcript', async () => {
+    const t = await testCarapace();
+    const { workspace } = t.carapace.services;
+    const project = workspace.open(t.project).project;
+    const session = workspace.createSession(project.id);
+    await t.carapace.shutdown();
+    const file = path.join(t.home, 'projects', project.id, `${session.id}.jsonl`);
+    const item = {
+      kind: 'message',
+      id: 'u1',
+      role: 'user',
+      content: [{ type: 'text', text: 'kept' }],
+      createdAt: new Date().toISOString(),
+      status: 'complete',
+    };
+    appendFileSync(
+      file,
+      `{not json}\n${JSON.stringify({ type: 'item', item })}\n{"type":"item","item":{"kind":"mess`,
+    );
+
+    const again = createCarapace({
+      env: { CARAPACE_HOME: t.home },
+      secrets: new MemorySecretStore(),
+      logger: silentLogger,
+      version: 't',
+    });
+    again.services.workspace.open(t.project);
+    const { transcript } = again.services.sessions.get(session.id);
+    expect(transcript.filter((i) => i.kind === 'message')).toHaveLength(1);
+    const notices = transcript.flatMap((i) => (i.kind === 'notice' ? [i.text] : []));
+    expect(notices).toEqual([
+      expect.stringContaining('Line 2 is not valid JSON'),
+      expect.stringContaining('The last line (4) was cut off'),
+    ]);
+    // The file itself is left as it was: nothing is lost.
+    expect(readFileSync(file, 'utf8')).toContain('{not json}');
+    await again.shutdown();
+  });
+
+  it('turns an API error into a readable notice and an error state, and keeps the session usable', async () => {
+    const t = await testCarapace({
+      steps: [
+        {
+          when: { lastUserText: 'first' },
+          reply: { error: { status: 401, type: 'authentication_error', message: 'invalid x-api-key' } },
+        },
+        { when: { lastUserText: 'second' }, reply: { content: [{ type: 'text', text: 'fine now' }] } },
+      ],
+    });
+    const events = record(t.carapace.hub);
+    const { workspace, sessions } = t.carapace.services;
+    const session = workspace.createSession(workspace.open(t.project).project.id);
+    sessions.send(session.id, 'first');
+    await settled(events, session.id);
+    const after = sessions.get(session.id);
+    expect(after.session.activity).toBe('error');
+    expect(after.session.lastError).toMatch(
+      /^Authentication failed \(HTTP 401\): invalid x-api-key\. Check ANTHROPIC_API_KEY/,
+    );
+    expect(after.transcript.at(-1)).toMatchObject({
+      kind: 'notice',
+      level: 'error',
+      code: 'authentication_error',
+    });
+
+    events.length = 0;
+    sessions.send(session.id, 'second');
+    await settled(events, session.id);
+    expect(sessions.get(session.id).session.activity).toBe('idle');
+    // Two user messages in a row (the first got no reply) reach the API merged into one turn.
+    expect(t.api.requests[1]?.body.messages).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'first' },
+          { type: 'text', text: 'second' },
+        ],
+      },
+    ]);
+  });
+
+  it('keeps what streamed before a dropped connection and marks the message', async () => {
+    const t = await testCarapace({
+      steps: [
+        {
+          reply: {
+            content: [{ type: 'text', text: 'abcdefghijklmnopqrstuvwxyz' }],
+            chunkChars: 2,
+            dropAfterEvents: 6,
+          },
+        },
+      ],
+    });
+    const events = record(t.carapace.hub);
+    const { workspace, sessions } = t.carapace.services;
+    const session = workspace.createSession(workspace.open(t.project).project.id);
+    sessions.send(session.id, 'go');
+    await settled(events, session.id);
+    const { transcript, session: s } = sessions.get(session.id);
+    const partial = transcript.find((i) => i.kind === 'message' && i.role === 'assistant') as MessageItem;
+    expect(partial.status).toBe('error');
+    expect(messageText(partial.content)).toMatch(/^abcd/);
+    expect(s.activity).toBe('error');
+    expect(transcript.at(-1)).toMatchObject({
+      kind: 'notice',
+      code: 'connection_error',
+      text: expect.stringMatching(/connection dropped mid-stream/),
+    });
+  });
+
+  it('stops a streaming reply on request, keeping the partial text as interrupted', async () => {
+    const t = await testCarapace({
+      steps: [{ reply: { content: [{ type: 'text', text: 'x'.repeat(400) }], chunkChars: 4, delayMs: 10 } }],
+    });
+    const events = record(t.carapace.hub);
+    const { workspace, sessions } = t.carapace.services;
+    const session = workspace.createSession(workspace.open(t.project).project.id);
+    sessions.send(session.id, 'long please');
+    expect(() => sessions.send(session.id, 'again')).toThrow(/still answering/);
+    await new Promise((r) => setTimeout(r, 150));
+    expect(sessions.stop(session.id)).toEqual({ stopped: true });
+    await settled(events, session.id);
+    const reply = sessions
+      .get(session.id)
+      .transcript.find((i) => i.kind === 'message' && i.role === 'assistant') as MessageItem;
+    expect(reply.status).toBe('interrupted');
+    expect(messageText(reply.content).length).toBeGreaterThan(0);
+    expect(messageText(reply.content).length).toBeLessThan(400);
+    expect(sessions.get(session.id).session.activity).toBe('idle');
+  });
+
+  it('lists sessions from a project folder even when a transcript lost its header line', async () => {
+    const t = await testCarapace();
+    const { workspace, sessions } = t.carapace.services;
+    const dir = path.join(t.home, 'projects', projectSlug(t.project));
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      path.join(dir, '11111111-2222-3333-4444-555555555555.jsonl'),
+      '{"type":"title","title":"Orphan","at":"2026-01-01T00:00:00.000Z"}\n',
+    );
+    const project = workspace.open(t.project).project;
+    expect(sessions.list(project.id).map((s) => s.title)).toEqual(['Orphan']);
+    expect(readdirSync(dir)).toContain('11111111-2222-3333-4444-555555555555.jsonl');
+  });
+});
