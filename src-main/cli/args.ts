@@ -11,15 +11,18 @@ export type Command =
   | { kind: 'help' }
   | { kind: 'version' }
   | { kind: 'desktop' }
-  | { kind: 'serve'; port: number | null; host: string; project: string | null };
+  | { kind: 'serve'; port: number | null; host: string; project: string | null }
+  | { kind: 'scripted-api'; scenario: string; port: number };
 
 export const USAGE = `Usage:
   carapace                         open the desktop app (serve mode where Electron is missing)
   carapace serve [--port N] [--host 127.0.0.1] [--project DIR]
                                    serve the workspace to a browser (--port 0 picks a free port)
+  carapace scripted-api --scenario FILE [--port N]
+                                   run the scripted Messages API (for tests and demos)
   carapace --help | --version`;
 
-function takeValue(args: string[], i: number, flag: string): string {
+function takeValue(args: readonly string[], i: number, flag: string): string {
   const value = args[i + 1];
   if (value === undefined || value.startsWith('--')) throw new UsageError(`${flag} needs a value.`);
   return value;
@@ -32,11 +35,43 @@ function parsePort(text: string): number {
   return port;
 }
 
+/** Splits `--flag value` and `--flag=value` pairs; unknown flags are the caller's to refuse. */
+function flagPairs(args: readonly string[]): [string, () => string][] {
+  const pairs: [string, () => string][] = [];
+  for (let i = 0; i < args.length; i++) {
+    const flag = args[i] ?? '';
+    const eq = flag.startsWith('--') ? flag.indexOf('=') : -1;
+    if (eq > 0) {
+      const value = flag.slice(eq + 1);
+      pairs.push([flag.slice(0, eq), () => value]);
+    } else {
+      const at = i;
+      const next = args[i + 1];
+      if (next !== undefined && !next.startsWith('--')) i++;
+      pairs.push([flag, () => takeValue(args, at, flag)]);
+    }
+  }
+  return pairs;
+}
+
+function parseScriptedApi(args: readonly string[]): Command {
+  let scenario: string | null = null;
+  let port = 0;
+  for (const [name, value] of flagPairs(args)) {
+    if (name === '--scenario') scenario = value();
+    else if (name === '--port') port = parsePort(value());
+    else throw new UsageError(`Unknown option "${name}" for scripted-api.`);
+  }
+  if (scenario === null) throw new UsageError('scripted-api needs --scenario FILE.');
+  return { kind: 'scripted-api', scenario, port };
+}
+
 export function parseArgs(argv: readonly string[]): Command {
   const args = [...argv];
   if (args.length === 0 || args[0] === 'desktop') return { kind: 'desktop' };
   if (args.includes('--help') || args.includes('-h')) return { kind: 'help' };
   if (args.includes('--version') || args.includes('-v')) return { kind: 'version' };
+  if (args[0] === 'scripted-api') return parseScriptedApi(args.slice(1));
   if (args[0] !== 'serve') throw new UsageError(`Unknown command "${args[0] ?? ''}".`);
   const command: Extract<Command, { kind: 'serve' }> = {
     kind: 'serve',
@@ -44,22 +79,11 @@ export function parseArgs(argv: readonly string[]): Command {
     host: '127.0.0.1',
     project: null,
   };
-  for (let i = 1; i < args.length; i++) {
-    const flag = args[i] ?? '';
-    const [name, inline] =
-      flag.startsWith('--') && flag.includes('=')
-        ? [flag.slice(0, flag.indexOf('=')), flag.slice(flag.indexOf('=') + 1)]
-        : [flag, undefined];
-    const value = () => {
-      if (inline !== undefined) return inline;
-      const v = takeValue(args, i, name);
-      i++;
-      return v;
-    };
+  for (const [name, value] of flagPairs(args.slice(1))) {
     if (name === '--port') command.port = parsePort(value());
     else if (name === '--host') command.host = value();
     else if (name === '--project') command.project = value();
-    else throw new UsageError(`Unknown option "${flag}" for serve.`);
+    else throw new UsageError(`Unknown option "${name}" for serve.`);
   }
   return command;
 }

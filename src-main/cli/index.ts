@@ -1,7 +1,10 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pkg from '../../package.json';
+import { loadScenarioFile } from '../devtools/scripted-api/scenario';
+import { startScriptedApi } from '../devtools/scripted-api/server';
 import { describeError } from '../platform/errors';
 import { parseArgs, USAGE, UsageError } from './args';
 import { findElectron, hasDisplay, tryDownloadElectron } from './electron-binary';
@@ -10,9 +13,13 @@ import { runServe } from './serve-command';
 /** `carapace` with no command: the desktop app, or serve mode where Electron cannot run. */
 async function runDesktop(): Promise<number> {
   let electron = findElectron();
+  let prefix = 'Carapace: ';
   if (!electron.ok && hasDisplay()) {
-    console.error("Fetching Electron's binary (first run)…");
+    // One line either way: the progress, then how it ended.
+    process.stderr.write("Carapace: fetching Electron's binary (first run)… ");
     electron = tryDownloadElectron();
+    if (electron.ok) process.stderr.write('done.\n');
+    prefix = '';
   }
   const reason = !electron.ok
     ? electron.reason
@@ -21,7 +28,7 @@ async function runDesktop(): Promise<number> {
       : null;
   if (reason !== null || !electron.ok) {
     console.error(
-      `Carapace: ${reason ?? 'Electron is unavailable'}; starting serve mode instead — open the URL below in a browser.`,
+      `${prefix}${reason ?? 'Electron is unavailable'}; starting serve mode instead — open the URL below in a browser.`,
     );
     await runServe({
       port: null,
@@ -51,6 +58,19 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     case 'desktop':
       return runDesktop();
+    case 'scripted-api': {
+      const api = await startScriptedApi({
+        scenario: loadScenarioFile(command.scenario, (f) => readFileSync(f, 'utf8')),
+        port: command.port,
+      });
+      console.log(`Scripted Messages API on ${api.url} (ANTHROPIC_BASE_URL=${api.url})`);
+      await new Promise<void>((resolve) => {
+        process.once('SIGINT', resolve);
+        process.once('SIGTERM', resolve);
+      });
+      await api.close();
+      return 0;
+    }
   }
 }
 

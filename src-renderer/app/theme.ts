@@ -1,12 +1,22 @@
 import { useEffect } from 'react';
 import { useWorkspace } from '../stores/workspace-store';
 
-/** Follows the system's light/dark choice unless the settings pin one; CSS does the rest. */
+/**
+ * Sets `data-theme` on the root to `light` or `dark`: the setting when it pins one, else the system's
+ * choice, followed live. CSS keys every colour off that one attribute.
+ */
 export function useTheme(): void {
   const theme = useWorkspace((s) => s.settings?.theme ?? 'system');
   useEffect(() => {
     const root = document.documentElement;
-    if (theme === 'system') delete root.dataset['theme'];
-    else root.dataset['theme'] = theme;
+    if (theme !== 'system') {
+      root.dataset['theme'] = theme;
+      return;
+    }
+    const query = window.matchMedia('(prefers-color-scheme: dark)');
+    const apply = () => (root.dataset['theme'] = query.matches ? 'dark' : 'light');
+    apply();
+    query.addEventListener('change', apply);
+    return () => query.removeEventListener('change', apply);
   }, [theme]);
 }

@@ -99,3 +99,21 @@ export type Scenario = z.output<typeof Scenario>;
 export function parseScenario(data: unknown): Scenario {
   return Scenario.parse(data);
 }
+
+/** Reads a scenario from a JSON file, with a readable error naming the file and the first problem. */
+export function loadScenarioFile(file: string, read: (file: string) => string): Scenario {
+  let data: unknown;
+  try {
+    data = JSON.parse(read(file));
+  } catch (error) {
+    throw new Error(`Scenario ${file} is not valid JSON: ${(error as Error).message}`, { cause: error });
+  }
+  const parsed = Scenario.safeParse(data);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(
+      `Scenario ${file} is invalid at ${issue?.path.join('.') ?? '(root)'}: ${issue?.message ?? 'unknown problem'}`,
+    );
+  }
+  return parsed.data;
+}
