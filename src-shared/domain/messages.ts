@@ -14,15 +14,67 @@ export const ToolUseBlock = z.object({
   name: z.string(),
   input: z.record(z.string(), z.unknown()),
 });
+export const ImageBlock = z.object({
+  type: z.literal('image'),
+  source: z.object({
+    type: z.literal('base64'),
+    media_type: z.enum(['image/png', 'image/jpeg', 'image/gif', 'image/webp']),
+    data: z.string(),
+  }),
+});
+export type ImageBlock = z.infer<typeof ImageBlock>;
+
+/** What the UI shows for a tool's result besides its text; never sent to the model. */
+export const ToolDisplay = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('read'),
+    path: z.string(),
+    startLine: z.number(),
+    endLine: z.number(),
+    totalLines: z.number(),
+  }),
+  z.object({ kind: z.literal('image'), path: z.string(), mediaType: z.string(), bytes: z.number() }),
+  z.object({
+    kind: z.literal('diff'),
+    path: z.string(),
+    created: z.boolean(),
+    lines: z.array(z.object({ op: z.enum(['+', '-', ' ', '@']), text: z.string() })),
+    added: z.number(),
+    removed: z.number(),
+  }),
+  z.object({ kind: z.literal('files'), count: z.number(), truncated: z.boolean() }),
+  z.object({ kind: z.literal('bash'), exitCode: z.number().nullable(), timedOut: z.boolean() }),
+  z.object({
+    kind: z.literal('todos'),
+    todos: z.array(
+      z.object({ content: z.string(), status: z.enum(['pending', 'in_progress', 'completed']) }),
+    ),
+  }),
+]);
+export type ToolDisplay = z.infer<typeof ToolDisplay>;
+
+export const ToolResultMeta = z.object({
+  durationMs: z.number().nonnegative(),
+  display: ToolDisplay.optional(),
+  /** Where output too large for the model was saved in full. */
+  savedTo: z.string().optional(),
+});
+export type ToolResultMeta = z.infer<typeof ToolResultMeta>;
+
 export const ToolResultBlock = z.object({
   type: z.literal('tool_result'),
   tool_use_id: z.string(),
-  content: z.union([z.string(), z.array(TextBlock)]),
+  content: z.union([z.string(), z.array(z.discriminatedUnion('type', [TextBlock, ImageBlock]))]),
   is_error: z.boolean().optional(),
+  /** UI-only: stripped before the block goes to the API. */
+  meta: ToolResultMeta.optional(),
 });
+export type ToolUseBlock = z.infer<typeof ToolUseBlock>;
+export type ToolResultBlock = z.infer<typeof ToolResultBlock>;
 export const ContentBlock = z.discriminatedUnion('type', [
   TextBlock,
   ThinkingBlock,
+  ImageBlock,
   ToolUseBlock,
   ToolResultBlock,
 ]);
@@ -50,6 +102,13 @@ export const MessageItem = z.object({
   model: z.string().optional(),
   stopReason: z.string().nullable().optional(),
   usage: TokenUsage.optional(),
+  /**
+   * Who wrote a user-role message: the person, the harness returning tool results, or the harness
+   * nudging the model (resume after the output limit, token budget, a blocking Stop hook).
+   */
+  origin: z.enum(['user', 'tool_results', 'nudge', 'interrupt']).optional(),
+  /** The Messages API id of an assistant message (usage is counted once per id). */
+  apiId: z.string().optional(),
 });
 export type MessageItem = z.infer<typeof MessageItem>;
 

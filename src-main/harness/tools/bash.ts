@@ -1,0 +1,129 @@
+import { spawn } from 'node:child_process';
+import { z } from 'zod';
+import { isPlainReadOnlyCommand } from './bash-readonly';
+import description from './prompts/bash.md?raw';
+import { buildTool, type ToolOutput, type ToolProgress } from './tool';
+
+export const DEFAULT_TIMEOUT_MS = 120_000;
+export const MAX_TIMEOUT_MS = 600_000;
+const KILL_GRACE_MS = 2000;
+
+const inputSchema = z.strictObject({
+  command: z.string().min(1).describe('The command to run'),
+  description: z.string().optional().describe('What the command does, in five to ten words'),
+  timeout: z
+    .number()
+    .int()
+    .positive()
+    .max(MAX_TIMEOUT_MS)
+    .optional()
+    .describe('Timeout in milliseconds (max 600000)'),
+  run_in_background: z.boolean().optional().describe('Run as a background task'),
+});
+
+/** Kills the whole process group: a shell's children must not outlive it. */
+function killTree(pid: number | undefined, signal: NodeJS.Signals): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // Already gone.
+  }
+}
+
+/**
+ * Bash, run by a plain child process in the session's working directory. Commands the model runs get
+ * a sanitized environment and a process group that is killed whole on timeout or abort.
+ */
+export const BashTool = buildTool({
+  name: 'Bash',
+  description,
+  inputSchema,
+  isReadOnly: (input) => isPlainReadOnlyCommand(input.command),
+  isConcurrencySafe: (input) => isPlainReadOnlyCommand(input.command),
+  isDestructive: (input) => !isPlainReadOnlyCommand(input.command),
+  async *call(input, ctx): AsyncGenerator<ToolProgress, ToolOutput> {
+    if (input.run_in_background === true) {
+      return {
+        content:
+          'run_in_background is not available in this version; run the command in the foreground, with a timeout.',
+        isError: true,
+      };
+    }
+    const timeoutMs = input.timeout ?? DEFAULT_TIMEOUT_MS;
+    const child = spawn('/bin/bash', ['-c', input.command], {
+      cwd: ctx.cwd,
+      env: ctx.env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const queue: string[] = [];
+    let output = '';
+    let wake: (() => void) | null = null;
+    const push = (chunk: Buffer) => {
+      const text = chunk.toString('utf8');
+      output += text;
+      queue.push(text);
+      wake?.();
+    };
+    child.stdout.on('data', push);
+    child.stderr.on('data', push);
+    let timedOut = false;
+    let killed = false;
+    const stop = (why: 'timeout' | 'abort') => {
+      if (why === 'timeout') timedOut = true;
+      killed = true;
+      killTree(child.pid, 'SIGTERM');
+      setTimeout(() => killTree(child.pid, 'SIGKILL'), KILL_GRACE_MS).unref();
+    };
+    const timer = setTimeout(() => stop('timeout'), timeoutMs);
+    const onAbort = () => stop('abort');
+    ctx.abortSignal.addEventListener('abort', onAbort, { once: true });
+    const exited = new Promise<number | null>((resolve) => {
+      child.once('error', (error) => {
+        output += `\n${error.message}`;
+        resolve(127);
+      });
+      child.once('close', (code) => resolve(code));
+    });
+    let done = false;
+    void exited.then(() => {
+      done = true;
+      wake?.();
+    });
+    try {
+      while (!done || queue.length > 0) {
+        const next = queue.shift();
+        if (next !== undefined) {
+          yield { text: next };
+          continue;
+        }
+        await new Promise<void>((resolve) => (wake = resolve));
+        wake = null;
+      }
+      const code = await exited;
+      if (ctx.abortSignal.aborted)
+        return {
+          content: `${output}\n[Command interrupted]`.trim(),
+          isError: true,
+          display: { kind: 'bash', exitCode: code, timedOut: false },
+        };
+      const trailer = timedOut
+        ? `\n[Command timed out after ${timeoutMs} ms; the process tree was killed]`
+        : code !== 0
+          ? `\n[Exit code ${String(code)}]`
+          : '';
+      const body =
+        output.length === 0 && trailer === '' ? '(no output)' : output.replace(/\n$/, '') + trailer;
+      return {
+        content: body,
+        isError: timedOut || code !== 0,
+        display: { kind: 'bash', exitCode: code, timedOut },
+      };
+    } finally {
+      clearTimeout(timer);
+      ctx.abortSignal.removeEventListener('abort', onAbort);
+      if (!done && !killed) killTree(child.pid, 'SIGKILL');
+    }
+  },
+});

@@ -1,0 +1,57 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { globToRegExp } from './glob-pattern';
+import { resolveToolPath } from './paths';
+import description from './prompts/glob.md?raw';
+import { findRipgrep, mtimeOf, runRipgrep, walkFiles } from './ripgrep';
+import { buildTool, type ToolOutput } from './tool';
+
+const MAX_RESULTS = 100;
+
+const inputSchema = z.strictObject({
+  pattern: z.string().min(1).describe('The glob pattern, e.g. "**/*.ts"'),
+  path: z.string().optional().describe('The folder to search in (default: the working directory)'),
+});
+
+export const GlobTool = buildTool({
+  name: 'Glob',
+  description,
+  inputSchema,
+  isReadOnly: () => true,
+  isConcurrencySafe: () => true,
+  // eslint-disable-next-line require-yield -- no progress to report
+  async *call(input, ctx): AsyncGenerator<never, ToolOutput> {
+    const root = resolveToolPath(input.path ?? '.', ctx.cwd);
+    let files: string[];
+    const rg = findRipgrep(ctx.env);
+    if (rg) {
+      const result = await runRipgrep(
+        rg,
+        ['--files', '--glob', input.pattern, '--glob', '!.git', '--glob', '!node_modules'],
+        root,
+        ctx.abortSignal,
+      );
+      if (result.code === 2)
+        return { content: `Glob failed: ${result.stderr.trim() || 'ripgrep error'}`, isError: true };
+      files = result.stdout.split('\n').filter(Boolean);
+    } else {
+      const re = globToRegExp(input.pattern);
+      files = walkFiles(root, ctx.abortSignal).filter((f) => re.test(f));
+    }
+    const absolute = files.map((f) => path.resolve(root, f));
+    const sorted = absolute
+      .map((f) => ({ f, t: mtimeOf(f) }))
+      .sort((a, b) => b.t - a.t || a.f.localeCompare(b.f))
+      .map((x) => x.f);
+    const truncated = sorted.length > MAX_RESULTS;
+    const shown = sorted.slice(0, MAX_RESULTS);
+    const text =
+      shown.length === 0
+        ? 'No files found'
+        : shown.join('\n') +
+          (truncated
+            ? `\n(Results are truncated: ${sorted.length} files matched. Use a more specific path or pattern.)`
+            : '');
+    return { content: text, display: { kind: 'files', count: sorted.length, truncated } };
+  },
+});

@@ -1,0 +1,17 @@
+import { BashTool } from './bash';
+import { EditTool } from './edit';
+import { GlobTool } from './glob';
+import { GrepTool } from './grep';
+import { ReadTool } from './read';
+import type { AnyTool } from './tool';
+import { TodoWriteTool } from './todo-write';
+import { WriteTool } from './write';
+
+/** The built-in tools, in the order the model sees them. */
+export function builtinTools(): AnyTool[] {
+  return [ReadTool, WriteTool, EditTool, GlobTool, GrepTool, BashTool, TodoWriteTool];
+}
+
+export function toolByName(tools: readonly AnyTool[], name: string): AnyTool | undefined {
+  return tools.find((t) => t.name === name);
+}
