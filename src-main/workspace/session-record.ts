@@ -5,8 +5,8 @@ import type { CostKind, SessionActivity, SessionSummary } from '@shared/domain/s
 import { addUsage, ZERO_USAGE, type TokenUsage } from '@shared/domain/usage';
 import { costOf } from '../harness/cost/pricing';
 import type { ApiMessageParam } from '../harness/model/model-client';
-import type { TranscriptLine } from './transcript-file';
-import { TranscriptWriter } from './transcript-file';
+import type { TranscriptLine } from '../harness/session/transcript-file';
+import { TranscriptWriter } from '../harness/session/transcript-file';
 
 /** A session as the main process holds it: transcript in memory, file open for appends. */
 export interface SessionRecord {

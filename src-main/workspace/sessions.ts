@@ -12,7 +12,7 @@ import type { Logger } from '../platform/logger';
 import type { EventHub } from './event-hub';
 import type { ProjectRegistry } from './projects';
 import { autoTitle, recordFromLines, summarize, toApiMessages, type SessionRecord } from './session-record';
-import { readTranscript } from './transcript-file';
+import { readTranscript } from '../harness/session/transcript-file';
 
 export interface SessionManagerDeps {
   projectDir(projectId: string): string;

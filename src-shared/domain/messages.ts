@@ -106,7 +106,7 @@ export const MessageItem = z.object({
    * Who wrote a user-role message: the person, the harness returning tool results, or the harness
    * nudging the model (resume after the output limit, token budget, a blocking Stop hook).
    */
-  origin: z.enum(['user', 'tool_results', 'nudge', 'interrupt']).optional(),
+  origin: z.enum(['user', 'tool_results', 'nudge', 'interrupt', 'summary']).optional(),
   /** The Messages API id of an assistant message (usage is counted once per id). */
   apiId: z.string().optional(),
 });

@@ -38,7 +38,7 @@ export async function streamReply(
         started = true;
         observer.onStart?.(acc.message);
       }
-      if (delta) observer.onText?.(delta.index, delta.text);
+      if (delta?.kind === 'text') observer.onText?.(delta.index, delta.text);
     }
     if (!acc.message.complete) throw new StreamIncompleteError();
   } catch (error) {

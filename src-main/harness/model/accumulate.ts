@@ -1,4 +1,4 @@
-import type { ContentBlock } from '@shared/domain/messages';
+import type { ContentBlock, ToolUseBlock } from '@shared/domain/messages';
 import type { TokenUsage } from '@shared/domain/usage';
 import type { RawStreamEvent } from './model-client';
 
@@ -9,10 +9,16 @@ export interface AccumulatedMessage {
   content: ContentBlock[];
   stopReason: string | null;
   usage: TokenUsage;
+  /** Cache writes billed at the 1-hour rate, and server-side web searches: priced separately. */
+  cacheWrite1hTokens: number;
+  webSearchRequests: number;
   complete: boolean;
 }
 
-export type AccumulatorDelta = { kind: 'text'; index: number; text: string };
+export type AccumulatorDelta =
+  | { kind: 'text'; index: number; text: string }
+  /** A tool_use block finished streaming; `inputProblem` is set when its JSON could not be parsed. */
+  | { kind: 'tool_use'; block: ToolUseBlock; inputProblem?: string };
 
 function toUsage(u: {
   input_tokens?: number | null;
@@ -40,9 +46,17 @@ export class MessageAccumulator {
     content: [],
     stopReason: null,
     usage: { inputTokens: 0, outputTokens: 0, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 },
+    cacheWrite1hTokens: 0,
+    webSearchRequests: 0,
     complete: false,
   };
   private readonly partialJson = new Map<number, string>();
+  private readonly finishedBlocks = new Set<number>();
+
+  /** The content so far without tool_use blocks that never finished (what can be kept of a cut-off reply). */
+  get finishedContent(): ContentBlock[] {
+    return this.message.content.filter((b, i) => b.type !== 'tool_use' || this.finishedBlocks.has(i));
+  }
 
   /** Applies one event; returns the visible delta it carried, if any. */
   apply(event: RawStreamEvent): AccumulatorDelta | null {
@@ -52,6 +66,7 @@ export class MessageAccumulator {
         m.id = event.message.id;
         m.model = event.message.model;
         m.usage = toUsage(event.message.usage);
+        this.applyExtras(event.message.usage);
         return null;
       case 'content_block_start': {
         const b = event.content_block;
@@ -79,12 +94,24 @@ export class MessageAccumulator {
       }
       case 'content_block_stop': {
         const block = m.content[event.index];
-        const json = this.partialJson.get(event.index);
-        if (block?.type === 'tool_use' && json !== undefined) {
-          block.input = json.trim() === '' ? {} : (JSON.parse(json) as Record<string, unknown>);
-          this.partialJson.delete(event.index);
+        this.finishedBlocks.add(event.index);
+        if (block?.type !== 'tool_use') return null;
+        const json = this.partialJson.get(event.index) ?? '';
+        this.partialJson.delete(event.index);
+        try {
+          const input: unknown = json.trim() === '' ? {} : JSON.parse(json);
+          if (typeof input !== 'object' || input === null || Array.isArray(input))
+            throw new Error('the input is not a JSON object');
+          block.input = input as Record<string, unknown>;
+          return { kind: 'tool_use', block };
+        } catch (error) {
+          // A malformed tool call becomes an error result the model can read, not an exception.
+          return {
+            kind: 'tool_use',
+            block,
+            inputProblem: `the tool input was not valid JSON (${(error as Error).message})`,
+          };
         }
-        return null;
       }
       case 'message_delta': {
         m.stopReason = event.delta.stop_reason;
@@ -95,6 +122,7 @@ export class MessageAccumulator {
           cacheCreationInputTokens: u.cache_creation_input_tokens ?? m.usage.cacheCreationInputTokens,
           cacheReadInputTokens: u.cache_read_input_tokens ?? m.usage.cacheReadInputTokens,
         };
+        this.applyExtras(u);
         return null;
       }
       case 'message_stop':
@@ -103,5 +131,16 @@ export class MessageAccumulator {
       default:
         return null;
     }
+  }
+
+  private applyExtras(u: object): void {
+    const usage = u as {
+      cache_creation?: { ephemeral_1h_input_tokens?: number } | null;
+      server_tool_use?: { web_search_requests?: number } | null;
+    };
+    if (usage.cache_creation?.ephemeral_1h_input_tokens !== undefined)
+      this.message.cacheWrite1hTokens = usage.cache_creation.ephemeral_1h_input_tokens;
+    if (usage.server_tool_use?.web_search_requests !== undefined)
+      this.message.webSearchRequests = usage.server_tool_use.web_search_requests;
   }
 }

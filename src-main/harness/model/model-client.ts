@@ -7,7 +7,7 @@ export interface ModelRequest {
   model: string;
   messages: ApiMessageParam[];
   maxTokens: number;
-  system?: string;
+  system?: string | Anthropic.TextBlockParam[];
   tools?: Anthropic.Tool[];
 }
 

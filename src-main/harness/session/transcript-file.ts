@@ -1,7 +1,8 @@
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { z } from 'zod';
-import { TranscriptItem } from '@shared/domain/messages';
-import { AppError, errnoCode } from '../platform/errors';
+import { MessageItem, TranscriptItem } from '@shared/domain/messages';
+import { AppError, errnoCode } from '../../platform/errors';
+import { CostSnapshot } from '../cost/tracker';
 
 /**
  * One session on disk: a JSONL file, one line per event, appended as it happens. A crash can lose
@@ -19,6 +20,16 @@ export const TranscriptLine = z.discriminatedUnion('type', [
   z.object({ type: z.literal('item'), item: TranscriptItem }),
   z.object({ type: z.literal('title'), title: z.string(), at: z.string() }),
   z.object({ type: z.literal('model'), model: z.string(), at: z.string() }),
+  /** The context window was reshaped: older tool output folded (collapse) or older turns summarized (compact). */
+  z.object({
+    type: z.literal('context'),
+    how: z.enum(['collapse', 'compact']),
+    keepFromId: z.string().nullable(),
+    summary: MessageItem.nullable(),
+    at: z.string(),
+  }),
+  /** Cost and usage so far; restored on resume only for the same session id. */
+  z.object({ type: z.literal('cost'), snapshot: CostSnapshot, at: z.string() }),
 ]);
 export type TranscriptLine = z.infer<typeof TranscriptLine>;
 

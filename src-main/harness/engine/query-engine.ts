@@ -1,0 +1,360 @@
+import { randomUUID } from 'node:crypto';
+import type { ContentBlock, MessageItem, NoticeItem, TranscriptItem } from '@shared/domain/messages';
+import { messageText } from '@shared/domain/messages';
+import type { PermissionDenial, PermissionMode } from '@shared/domain/permissions';
+import { addUsage, ZERO_USAGE, type TokenUsage } from '@shared/domain/usage';
+import { buildSystemPrompt } from '../context/system-prompt';
+import { CostTracker } from '../cost/tracker';
+import type { DescribedApiError } from '../model/api-errors';
+import type { ModelRouter } from '../model/model-client';
+import { queryLoop } from '../loop/query-loop';
+import type { LoopEvent, Terminal } from '../loop/types';
+import type { PermissionGate } from '../permissions/gate';
+import { closeDanglingToolUses, contextFromLines } from '../session/context-window';
+import type { TranscriptLine, TranscriptWriter } from '../session/transcript-file';
+import { FileHistory } from '../tools/file-history';
+import { ReadFileState } from '../tools/read-file-state';
+import type { AnyTool, TodoItem, ToolUseContext } from '../tools/tool';
+
+export interface EngineOptions {
+  sessionId: string;
+  projectRoot: string;
+  cwd: string;
+  /** Folder for this session's files (large tool output). */
+  sessionDir: string;
+  writer: TranscriptWriter;
+  model: string;
+  fallbackModel?: string | undefined;
+  permissionMode: PermissionMode;
+  gate: PermissionGate;
+  tools: readonly AnyTool[];
+  models: ModelRouter;
+  /** Environment for commands the model runs, already without secrets. */
+  toolEnv: NodeJS.ProcessEnv;
+  appendSystemPrompt?: string | undefined;
+  maxTurns?: number | undefined;
+  maxOutputTokens?: number | undefined;
+  maxRetries?: number | undefined;
+  onStop?: ((messages: readonly MessageItem[]) => Promise<string | null>) | undefined;
+  sleep?: ((ms: number, signal: AbortSignal) => Promise<void>) | undefined;
+  platform?: string;
+}
+
+/** What the engine reports: the loop's events, plus every item it adds to the transcript. */
+export type EngineEvent = LoopEvent | { type: 'item'; item: TranscriptItem };
+
+export interface TurnResult {
+  sessionId: string;
+  terminal: Terminal;
+  /** The last assistant text of the turn. */
+  text: string;
+  /** Model responses kept in this turn. */
+  numTurns: number;
+  durationMs: number;
+  durationApiMs: number;
+  usage: TokenUsage;
+  permissionDenials: PermissionDenial[];
+  error: DescribedApiError | null;
+}
+
+const now = () => new Date().toISOString();
+
+function notice(level: NoticeItem['level'], text: string, code: string): NoticeItem {
+  return { kind: 'notice', id: randomUUID(), level, text, code, createdAt: now() };
+}
+
+/** A quiet line for the transcript about a recovery step, or null for plain turns. */
+function describeTransition(e: Extract<LoopEvent, { type: 'transition' }>): string | null {
+  return e.transition.reason === 'next_turn' ? null : `${e.transition.detail} (${e.transition.reason}).`;
+}
+
+/**
+ * One session: multi-turn state, persistence, usage and cost, resume. It consumes `queryLoop` for
+ * each user turn and appends every finished message to the session's JSONL as it happens.
+ * Cancelling aborts the request and the tools; the transcript stays valid (interrupted tool calls
+ * get results saying so).
+ */
+export class QueryEngine {
+  readonly items: TranscriptItem[] = [];
+  readonly cost: CostTracker;
+  private context: MessageItem[] = [];
+  private readonly readFileState = new ReadFileState();
+  private readonly fileHistory = new FileHistory();
+  private readonly todos: { items: TodoItem[] } = { items: [] };
+  private cwd: string;
+  private running: AbortController | null = null;
+  model: string;
+
+  constructor(private readonly options: EngineOptions) {
+    this.model = options.model;
+    this.cwd = options.cwd;
+    this.cost = new CostTracker(options.sessionId);
+  }
+
+  get sessionId(): string {
+    return this.options.sessionId;
+  }
+
+  get busy(): boolean {
+    return this.running !== null;
+  }
+
+  /** Starts a new session file. */
+  start(createdAt = now()): void {
+    this.options.writer.append({
+      type: 'session',
+      version: 1,
+      sessionId: this.sessionId,
+      projectPath: this.options.projectRoot,
+      createdAt,
+      model: this.model,
+    });
+  }
+
+  /**
+   * Takes up a session from its transcript lines: items, context window (with collapses and
+   * compactions replayed) and the cost snapshot saved for this session id. Tool calls left without a
+   * result are closed as interrupted.
+   */
+  resume(lines: readonly TranscriptLine[]): void {
+    for (const line of lines) {
+      if (line.type === 'item') this.items.push(line.item);
+      else if (line.type === 'model') this.model = line.model;
+      else if (line.type === 'session') this.model = line.model;
+      else if (line.type === 'cost') this.cost.restore(line.snapshot);
+    }
+    this.context = contextFromLines(lines);
+    const closing = closeDanglingToolUses(this.items);
+    if (closing) this.record(closing);
+  }
+
+  setModel(model: string): void {
+    this.model = model;
+    this.options.writer.append({ type: 'model', model, at: now() });
+  }
+
+  /** Stops the running turn: the request and the tools are aborted; the turn ends as `aborted`. */
+  cancel(): boolean {
+    if (!this.running) return false;
+    this.running.abort();
+    return true;
+  }
+
+  /** The conversation the next request would carry (for tests and diagnostics). */
+  get contextWindow(): readonly MessageItem[] {
+    return this.context;
+  }
+
+  /** Runs one user turn; yields everything as it happens; returns the turn's result. */
+  async *submit(
+    prompt: string | ContentBlock[],
+    options: { signal?: AbortSignal; tokenBudget?: number } = {},
+  ): AsyncGenerator<EngineEvent, TurnResult> {
+    if (this.running) throw new Error('This session is already running a turn.');
+    const abort = new AbortController();
+    const onOuterAbort = () => abort.abort();
+    options.signal?.addEventListener('abort', onOuterAbort, { once: true });
+    this.running = abort;
+    const started = performance.now();
+    const apiBefore = this.cost.apiDurationMs;
+    const denials: PermissionDenial[] = [];
+    let usage = ZERO_USAGE;
+    let numTurns = 0;
+    let lastText = '';
+    let error: DescribedApiError | null = null;
+    let terminal: Terminal | null = null;
+    let streaming: { itemId: string; model: string; content: ContentBlock[] } | null = null;
+
+    const userMessage: MessageItem = {
+      kind: 'message',
+      id: randomUUID(),
+      role: 'user',
+      origin: 'user',
+      content: typeof prompt === 'string' ? [{ type: 'text', text: prompt }] : prompt,
+      createdAt: now(),
+      status: 'complete',
+    };
+    this.record(userMessage);
+    yield { type: 'item', item: userMessage };
+
+    const toolUseContext: ToolUseContext = {
+      toolUseId: '',
+      cwd: this.cwd,
+      projectRoot: this.options.projectRoot,
+      sessionDir: this.options.sessionDir,
+      abortSignal: abort.signal,
+      permissionMode: this.options.permissionMode,
+      readFileState: this.readFileState,
+      fileHistory: this.fileHistory,
+      todos: this.todos,
+      env: this.options.toolEnv,
+    };
+    const loop = queryLoop({
+      messages: [...this.context],
+      systemPrompt: buildSystemPrompt({
+        cwd: this.cwd,
+        projectRoot: this.options.projectRoot,
+        platform: this.options.platform ?? process.platform,
+        date: new Date(),
+        append: this.options.appendSystemPrompt,
+      }),
+      tools: this.options.tools,
+      toolUseContext,
+      gate: this.options.gate,
+      models: this.options.models,
+      model: this.model,
+      fallbackModel: this.options.fallbackModel,
+      signal: abort.signal,
+      maxTurns: this.options.maxTurns,
+      maxOutputTokens: this.options.maxOutputTokens,
+      maxRetries: this.options.maxRetries,
+      tokenBudget: options.tokenBudget,
+      onStop: this.options.onStop,
+      sleep: this.options.sleep,
+    });
+
+    try {
+      for (;;) {
+        const next = await loop.next();
+        if (next.done) {
+          terminal = next.value;
+          break;
+        }
+        const e = next.value;
+        switch (e.type) {
+          case 'assistant_start':
+            streaming = { itemId: e.itemId, model: e.model, content: [] };
+            break;
+          case 'text_delta': {
+            if (streaming) {
+              const block = streaming.content[e.index];
+              streaming.content[e.index] = {
+                type: 'text',
+                text: (block?.type === 'text' ? block.text : '') + e.text,
+              };
+            }
+            break;
+          }
+          case 'tool_start':
+            streaming?.content.push(e.block);
+            break;
+          case 'tombstone':
+            if (streaming?.itemId === e.itemId) streaming = null;
+            break;
+          case 'assistant':
+            streaming = null;
+            numTurns++;
+            lastText = messageText(e.item.content) || lastText;
+            this.record(e.item);
+            break;
+          case 'user':
+            this.record(e.item);
+            break;
+          case 'context_replaced':
+            this.context = [...e.messages];
+            this.options.writer.append({
+              type: 'context',
+              how: e.how,
+              keepFromId: e.keepFromId,
+              summary: e.summary,
+              at: now(),
+            });
+            break;
+          case 'usage':
+            this.cost.add({
+              model: e.model,
+              apiId: e.apiId,
+              usage: e.usage,
+              cacheWrite1hTokens: e.cacheWrite1hTokens,
+              webSearchRequests: e.webSearchRequests,
+              durationMs: e.durationMs,
+            });
+            usage = addUsage(usage, e.usage);
+            break;
+          case 'denied':
+            denials.push(e.denial);
+            break;
+          case 'error':
+            error = e.error;
+            break;
+          default:
+            break;
+        }
+        yield e;
+        const note = this.noteFor(e);
+        if (note) {
+          this.record(note);
+          yield { type: 'item', item: note };
+        }
+      }
+    } finally {
+      options.signal?.removeEventListener('abort', onOuterAbort);
+      if (!terminal) {
+        // The consumer closed us early: stop everything and leave a consistent transcript.
+        abort.abort();
+        await loop.return({ reason: 'aborted', detail: 'Closed by the caller.' });
+        if (streaming) {
+          this.record({
+            kind: 'message',
+            id: streaming.itemId,
+            role: 'assistant',
+            content: streaming.content,
+            createdAt: now(),
+            status: 'interrupted',
+            model: streaming.model,
+          });
+        }
+      }
+      this.running = null;
+    }
+    const closing = closeDanglingToolUses(this.items);
+    if (closing) {
+      this.record(closing);
+      yield { type: 'item', item: closing };
+    }
+    this.options.writer.append({ type: 'cost', snapshot: this.cost.snapshot(), at: now() });
+    return {
+      sessionId: this.sessionId,
+      terminal: terminal ?? { reason: 'aborted', detail: 'Closed by the caller.' },
+      text: lastText,
+      numTurns,
+      durationMs: Math.round(performance.now() - started),
+      durationApiMs: Math.round(this.cost.apiDurationMs - apiBefore),
+      usage,
+      permissionDenials: denials,
+      error,
+    };
+  }
+
+  /** Appends an item to the transcript (memory and disk) and, for messages, to the context window. */
+  private record(item: TranscriptItem): void {
+    this.items.push(item);
+    this.options.writer.append({ type: 'item', item });
+    if (item.kind === 'message') this.context.push(item);
+  }
+
+  private noteFor(e: LoopEvent): NoticeItem | null {
+    switch (e.type) {
+      case 'transition': {
+        const text = describeTransition(e);
+        return text ? notice('info', text, e.transition.reason) : null;
+      }
+      case 'retry':
+        return notice(
+          'info',
+          `${e.error.message.split('.')[0] ?? 'API error'}; retrying in ${(e.delayMs / 1000).toFixed(1)} s (attempt ${e.attempt} of ${e.maxRetries}).`,
+          'retry',
+        );
+      case 'fallback':
+        return notice(
+          'warning',
+          `${e.from} is overloaded; switched to the fallback model ${e.to} for this turn.`,
+          'fallback',
+        );
+      case 'error':
+        return notice('error', e.error.message, e.error.code);
+      default:
+        return null;
+    }
+  }
+}
