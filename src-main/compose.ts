@@ -5,6 +5,8 @@ import { CLAUDE_MODELS, DEFAULT_CLAUDE_MODEL, DEMO_MODEL } from './harness/model
 import type { ModelClient } from './harness/model/model-client';
 import { DefaultModelRouter } from './harness/model/router';
 import { SettingsService } from './harness/settings/settings-service';
+import { builtinTools } from './harness/tools/registry';
+import { sanitizeEnv } from './platform/env';
 import { createHandlers } from './ipc/handlers';
 import { IpcRouter } from './ipc/router';
 import type { FolderPicker, Services } from './ipc/services';
@@ -34,6 +36,14 @@ export interface Carapace {
   shutdown(): Promise<void>;
 }
 
+/** `CARAPACE_MAX_RETRIES`: how often a failed model call is retried before its error shows. */
+function retriesFrom(env: NodeJS.ProcessEnv): number | undefined {
+  const raw = env['CARAPACE_MAX_RETRIES'];
+  if (raw === undefined || raw === '') return undefined;
+  const n = Number(raw);
+  return Number.isInteger(n) && n >= 0 && n <= 20 ? n : undefined;
+}
+
 /**
  * The composition root shared by the desktop app and serve mode: every service built once, wired by
  * constructor injection. Transports are added by the caller.
@@ -51,9 +61,13 @@ export function createCarapace(options: CarapaceOptions): Carapace {
     projects,
     hub,
     models,
+    tools: builtinTools(),
+    toolEnv: sanitizeEnv(options.env),
     logger: options.logger,
     defaultModel: () =>
       settings.demoOnly ? DEMO_MODEL_ID : (settings.current.model ?? DEFAULT_CLAUDE_MODEL),
+    fallbackModel: () => settings.current.fallbackModel,
+    maxRetries: retriesFrom(options.env),
   });
   const workspace = new WorkspaceService(projects, sessions, new TabsStore(projectDir), hub);
   settings.onDidChange((view) => hub.emit('settings.changed', { settings: view }));

@@ -9,6 +9,7 @@ type SessionChannels =
   | 'sessions.stop'
   | 'sessions.rename'
   | 'sessions.setModel'
+  | 'sessions.setPermissionMode'
   | 'tabs.open'
   | 'tabs.close'
   | 'tabs.activate'
@@ -23,6 +24,7 @@ export function sessionHandlers(s: Services): Pick<HandlerMap, SessionChannels> 
     'sessions.stop': ({ sessionId }) => s.sessions.stop(sessionId),
     'sessions.rename': ({ sessionId, title }) => s.sessions.rename(sessionId, title),
     'sessions.setModel': ({ sessionId, model }) => s.sessions.setModel(sessionId, model),
+    'sessions.setPermissionMode': ({ sessionId, mode }) => s.sessions.setPermissionMode(sessionId, mode),
     'tabs.open': ({ projectId, sessionId }) => s.workspace.openTab(projectId, sessionId),
     'tabs.close': ({ projectId, sessionId }) => s.workspace.closeTab(projectId, sessionId),
     'tabs.activate': ({ projectId, sessionId }) => s.workspace.activateTab(projectId, sessionId),

@@ -24,6 +24,7 @@ describe('EventHub', () => {
             { sessionId: 'b', itemId: 'm2', index: 0, text: 'Hi' },
             { sessionId: 'a', itemId: 'm1', index: 0, text: '!' },
           ],
+          progress: [],
         },
       },
     ]);

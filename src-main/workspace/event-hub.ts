@@ -1,5 +1,5 @@
 import type { EventName, EventPayload } from '@shared/ipc/contract';
-import type { StreamDelta } from '@shared/domain/messages';
+import type { StreamDelta, ToolProgressDelta } from '@shared/domain/messages';
 
 export type EventSink = <E extends EventName>(event: E, payload: EventPayload<E>) => void;
 
@@ -18,6 +18,7 @@ export interface EventHubOptions {
 export class EventHub {
   private readonly sinks = new Set<EventSink>();
   private pending: StreamDelta[] = [];
+  private progress: ToolProgressDelta[] = [];
   private timer: ReturnType<typeof setTimeout> | null = null;
   private readonly flushIntervalMs: number;
   /** Counters for the benchmark: events and deltas sent since start. */
@@ -52,17 +53,27 @@ export class EventHub {
     this.timer ??= setTimeout(() => this.flush(), this.flushIntervalMs);
   }
 
+  /** Live tool output; batched with the text deltas, merged per tool. */
+  toolProgress(p: ToolProgressDelta): void {
+    const last = this.progress.at(-1);
+    if (last && last.sessionId === p.sessionId && last.toolUseId === p.toolUseId) last.text += p.text;
+    else this.progress.push({ ...p });
+    this.timer ??= setTimeout(() => this.flush(), this.flushIntervalMs);
+  }
+
   flush(): void {
     if (this.timer) {
       clearTimeout(this.timer);
       this.timer = null;
     }
-    if (this.pending.length === 0) return;
+    if (this.pending.length === 0 && this.progress.length === 0) return;
     const deltas = this.pending;
+    const progress = this.progress;
     this.pending = [];
+    this.progress = [];
     this.stats.batches++;
     this.stats.deltas += deltas.length;
-    this.send('stream.batch', { deltas });
+    this.send('stream.batch', { deltas, progress });
   }
 
   private send<E extends EventName>(event: E, payload: EventPayload<E>): void {

@@ -1,4 +1,12 @@
-import { appendFileSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { EventName, EventPayload } from '@shared/ipc/contract';
@@ -9,6 +17,7 @@ import { silentLogger } from '../platform/logger';
 import { MemorySecretStore } from '../platform/secrets';
 import { projectSlug } from '../platform/paths';
 import type { EventHub } from './event-hub';
+import type { SessionSummary } from '@shared/domain/session';
 
 type Recorded = { [E in EventName]: { event: E; payload: EventPayload<E> } }[EventName];
 
@@ -91,7 +100,7 @@ describe('SessionManager', () => {
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as { type: string });
-    expect(lines.map((l) => l.type)).toEqual(['session', 'item', 'item']);
+    expect(lines.map((l) => l.type)).toEqual(['session', 'mode', 'item', 'item', 'cost']);
 
     const again = createCarapace({
       env: { CARAPACE_HOME: t.home },
@@ -139,8 +148,8 @@ describe('SessionManager', () => {
     expect(transcript.filter((i) => i.kind === 'message')).toHaveLength(1);
     const notices = transcript.flatMap((i) => (i.kind === 'notice' ? [i.text] : []));
     expect(notices).toEqual([
-      expect.stringContaining('Line 2 is not valid JSON'),
-      expect.stringContaining('The last line (4) was cut off'),
+      expect.stringContaining('Line 3 is not valid JSON'),
+      expect.stringContaining('The last line (5) was cut off'),
     ]);
     // The file itself is left as it was: nothing is lost.
     expect(readFileSync(file, 'utf8')).toContain('{not json}');
@@ -189,7 +198,7 @@ describe('SessionManager', () => {
     ]);
   });
 
-  it('keeps what streamed before a dropped connection and marks the message', async () => {
+  it('retries a connection dropped mid-stream, withdrawing what the broken attempt showed', async () => {
     const t = await testCarapace({
       steps: [
         {
@@ -199,6 +208,7 @@ describe('SessionManager', () => {
             dropAfterEvents: 6,
           },
         },
+        { reply: { content: [{ type: 'text', text: 'complete answer' }] } },
       ],
     });
     const events = record(t.carapace.hub);
@@ -207,15 +217,15 @@ describe('SessionManager', () => {
     sessions.send(session.id, 'go');
     await settled(events, session.id);
     const { transcript, session: s } = sessions.get(session.id);
-    const partial = transcript.find((i) => i.kind === 'message' && i.role === 'assistant') as MessageItem;
-    expect(partial.status).toBe('error');
-    expect(messageText(partial.content)).toMatch(/^abcd/);
-    expect(s.activity).toBe('error');
-    expect(transcript.at(-1)).toMatchObject({
-      kind: 'notice',
-      code: 'connection_error',
-      text: expect.stringMatching(/connection dropped mid-stream/),
-    });
+    const replies = transcript.filter(
+      (i): i is MessageItem => i.kind === 'message' && i.role === 'assistant',
+    );
+    expect(replies.map((r) => messageText(r.content))).toEqual(['complete answer']);
+    expect(s.activity).toBe('idle');
+    expect(
+      transcript.some((i) => i.kind === 'notice' && i.code === 'retry' && /connection dropped/.test(i.text)),
+    ).toBe(true);
+    expect(events.some((e) => e.event === 'transcript.removed')).toBe(true);
   });
 
   it('stops a streaming reply on request, keeping the partial text as interrupted', async () => {
@@ -226,7 +236,7 @@ describe('SessionManager', () => {
     const { workspace, sessions } = t.carapace.services;
     const session = workspace.createSession(workspace.open(t.project).project.id);
     sessions.send(session.id, 'long please');
-    expect(() => sessions.send(session.id, 'again')).toThrow(/still answering/);
+    expect(() => sessions.send(session.id, 'again')).toThrow(/still working/);
     await new Promise((r) => setTimeout(r, 150));
     expect(sessions.stop(session.id)).toEqual({ stopped: true });
     await settled(events, session.id);
@@ -251,5 +261,62 @@ describe('SessionManager', () => {
     const project = workspace.open(t.project).project;
     expect(sessions.list(project.id).map((s) => s.title)).toEqual(['Orphan']);
     expect(readdirSync(dir)).toContain('11111111-2222-3333-4444-555555555555.jsonl');
+  });
+});
+
+describe('session index', () => {
+  it('is rebuilt from the transcripts when deleted or corrupt: every session listed again with title, time and cost', async () => {
+    const t = await testCarapace({
+      steps: [
+        {
+          reply: {
+            content: [{ type: 'text', text: 'priced reply' }],
+            usage: { input_tokens: 2000, output_tokens: 1000 },
+          },
+        },
+      ],
+    });
+    const events = record(t.carapace.hub);
+    const { workspace, sessions } = t.carapace.services;
+    const projectId = workspace.open(t.project).project.id;
+    const worked = workspace.createSession(projectId);
+    const named = workspace.createSession(projectId);
+    sessions.send(worked.id, 'do the work');
+    await settled(events, worked.id);
+    sessions.rename(named.id, 'Named by hand');
+    const before = sessions.list(projectId);
+    await t.carapace.shutdown();
+
+    const indexFile = path.join(t.home, 'projects', projectId, 'sessions-index.json');
+    expect(existsSync(indexFile)).toBe(true);
+    for (const damage of ['delete', 'corrupt'] as const) {
+      if (damage === 'delete') rmSync(indexFile);
+      else writeFileSync(indexFile, '{"version": 1, "sessions": {"x": 12');
+      const again = createCarapace({
+        env: { CARAPACE_HOME: t.home },
+        secrets: new MemorySecretStore(),
+        logger: silentLogger,
+        version: 't',
+      });
+      const listed = again.services.workspace.open(t.project).sessions;
+      const pick = (s: SessionSummary) => [
+        s.id,
+        s.title,
+        s.createdAt,
+        s.updatedAt,
+        s.costUsd,
+        s.costKind,
+        s.usage,
+      ];
+      expect(listed.map(pick).sort()).toEqual(before.map(pick).sort());
+      expect(listed.find((s) => s.id === worked.id)).toMatchObject({
+        title: 'do the work',
+        costKind: 'priced',
+        costUsd: (2000 * 3 + 1000 * 15) / 1e6,
+      });
+      expect(listed.find((s) => s.id === named.id)?.title).toBe('Named by hand');
+      await again.shutdown();
+    }
+    expect(JSON.parse(readFileSync(indexFile, 'utf8'))).toMatchObject({ version: 1 });
   });
 });

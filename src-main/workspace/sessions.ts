@@ -1,256 +1,218 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, readdirSync, statSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { MessageItem, NoticeItem, TranscriptItem } from '@shared/domain/messages';
+import type { NoticeItem, TranscriptItem } from '@shared/domain/messages';
+import type { PermissionMode } from '@shared/domain/permissions';
 import type { SessionSummary } from '@shared/domain/session';
-import { streamReply, ReplyFailedError } from '../harness/engine/stream-reply';
-import { describeApiError } from '../harness/model/api-errors';
-import type { AccumulatedMessage } from '../harness/model/accumulate';
+import { QueryEngine } from '../harness/engine/query-engine';
 import type { ModelRouter } from '../harness/model/model-client';
+import { MinimalPermissionGate } from '../harness/permissions/gate';
+import { readTranscript, TranscriptWriter } from '../harness/session/transcript-file';
+import type { AnyTool } from '../harness/tools/tool';
 import { AppError } from '../platform/errors';
 import type { Logger } from '../platform/logger';
 import type { EventHub } from './event-hub';
+import { LiveSession } from './live-session';
 import type { ProjectRegistry } from './projects';
-import { autoTitle, recordFromLines, summarize, toApiMessages, type SessionRecord } from './session-record';
-import { readTranscript } from '../harness/session/transcript-file';
+import { SessionIndex } from './session-index';
+import { defaultTitle, metaFromLines, type SessionMeta } from './session-meta';
 
 export interface SessionManagerDeps {
   projectDir(projectId: string): string;
   projects: ProjectRegistry;
   hub: EventHub;
   models: ModelRouter;
+  tools: readonly AnyTool[];
+  /** Environment for commands the model runs, without secrets. */
+  toolEnv: NodeJS.ProcessEnv;
   /** The model a new session gets when none is asked for. */
   defaultModel(): string;
+  fallbackModel(): string | undefined;
   logger: Logger;
-  maxTokens?: number;
+  /** Permission mode of new sessions. */
+  defaultPermissionMode?: PermissionMode;
+  /** Retries of a failed model call before the error shows (default: the loop's). */
+  maxRetries?: number | undefined;
 }
 
 const now = () => new Date().toISOString();
 
 /**
- * Owns every session of every project opened in this process: loads them from their transcripts,
- * runs turns (several sessions stream at once), persists each finished message, and reports
- * everything through the EventHub.
+ * Every session of every project opened in this process. The list comes from each project's index
+ * (a cache of the transcripts); a session's transcript is loaded, and its engine built, when it is
+ * first opened. Several sessions run turns at once.
  */
 export class SessionManager {
-  private readonly sessions = new Map<string, SessionRecord>();
-  private readonly loadedProjects = new Set<string>();
+  private readonly live = new Map<string, LiveSession>();
+  private readonly indexes = new Map<string, SessionIndex>();
+  /** Which project each known session belongs to, and its file. */
+  private readonly known = new Map<string, { projectId: string; file: string }>();
 
   constructor(private readonly deps: SessionManagerDeps) {}
 
-  /** Reads a project's transcripts once; later calls use memory. */
-  private ensureLoaded(projectId: string): void {
-    if (this.loadedProjects.has(projectId)) return;
-    const project = this.deps.projects.get(projectId);
-    const dir = this.deps.projectDir(projectId);
-    mkdirSync(dir, { recursive: true });
-    for (const name of readdirSync(dir)) {
-      if (!name.endsWith('.jsonl')) continue;
-      const file = path.join(dir, name);
-      try {
-        const { lines, problems } = readTranscript(file);
-        const record = recordFromLines(
-          file,
-          projectId,
-          project.path,
-          lines,
-          statSync(file).mtime.toISOString(),
-        );
-        for (const problem of problems) {
-          record.transcript.push(this.notice('warning', `Transcript: ${problem}`, 'transcript_repaired'));
-        }
-        this.sessions.set(record.id, record);
-      } catch (error) {
-        this.deps.logger.warn(`Skipping unreadable transcript ${file}: ${(error as Error).message}`);
-      }
+  private index(projectId: string): SessionIndex {
+    let index = this.indexes.get(projectId);
+    if (!index) {
+      const dir = this.deps.projectDir(projectId);
+      mkdirSync(dir, { recursive: true });
+      index = new SessionIndex(dir, this.deps.logger);
+      this.indexes.set(projectId, index);
     }
-    this.loadedProjects.add(projectId);
+    return index;
   }
 
   list(projectId: string): SessionSummary[] {
-    this.ensureLoaded(projectId);
-    return [...this.sessions.values()]
-      .filter((s) => s.projectId === projectId)
-      .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))
-      .map(summarize);
+    this.deps.projects.get(projectId);
+    const out = new Map<string, SessionSummary>();
+    for (const { meta, file } of this.index(projectId).list()) {
+      this.known.set(meta.id, { projectId, file });
+      const { titled: _titled, ...rest } = meta;
+      out.set(meta.id, { ...rest, projectId, activity: 'idle', waitingForUser: false, lastError: null });
+    }
+    for (const s of this.live.values()) if (s.projectId === projectId) out.set(s.id, s.summary());
+    return [...out.values()].sort(
+      (a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.createdAt.localeCompare(a.createdAt),
+    );
   }
 
   has(sessionId: string): boolean {
-    return this.sessions.has(sessionId);
+    return this.live.has(sessionId) || this.known.has(sessionId);
   }
 
-  private record(sessionId: string): SessionRecord {
-    const record = this.sessions.get(sessionId);
-    if (!record) throw new AppError('NOT_FOUND', `There is no session ${sessionId}.`);
-    return record;
+  projectOf(sessionId: string): string {
+    const id = this.live.get(sessionId)?.projectId ?? this.known.get(sessionId)?.projectId;
+    if (id === undefined) throw new AppError('NOT_FOUND', `There is no session ${sessionId}.`);
+    return id;
   }
 
   get(sessionId: string): { session: SessionSummary; transcript: TranscriptItem[] } {
-    const record = this.record(sessionId);
-    return { session: summarize(record), transcript: record.transcript };
+    const s = this.open(sessionId);
+    return { session: s.summary(), transcript: s.transcript() };
   }
 
   create(projectId: string, model?: string): SessionSummary {
-    this.ensureLoaded(projectId);
     const project = this.deps.projects.get(projectId);
     const id = randomUUID();
     const file = path.join(this.deps.projectDir(projectId), `${id}.jsonl`);
     const createdAt = now();
-    const record = recordFromLines(file, projectId, project.path, [], createdAt);
-    record.model = model ?? this.deps.defaultModel();
-    record.writer.append({
-      type: 'session',
-      version: 1,
-      sessionId: id,
-      projectPath: project.path,
+    const meta: SessionMeta = {
+      id,
+      title: defaultTitle(createdAt),
+      titled: false,
+      model: model ?? this.deps.defaultModel(),
+      permissionMode: this.deps.defaultPermissionMode ?? 'default',
       createdAt,
-      model: record.model,
-    });
-    this.sessions.set(id, record);
-    return this.changed(record);
-  }
-
-  rename(sessionId: string, title: string): SessionSummary {
-    const record = this.record(sessionId);
-    record.title = title;
-    record.titled = true;
-    record.writer.append({ type: 'title', title, at: now() });
-    return this.changed(record);
-  }
-
-  setModel(sessionId: string, model: string): SessionSummary {
-    const record = this.record(sessionId);
-    if (record.turn)
-      throw new AppError('CONFLICT', 'The model cannot change while the session is working; stop it first.');
-    record.model = model;
-    record.writer.append({ type: 'model', model, at: now() });
-    return this.changed(record);
-  }
-
-  /** Appends the user's message and starts the reply; returns at once. */
-  send(sessionId: string, text: string): { messageId: string } {
-    const record = this.record(sessionId);
-    if (record.turn)
-      throw new AppError('CONFLICT', 'This session is still answering; wait for it or stop it first.');
-    const item: MessageItem = {
-      kind: 'message',
-      id: randomUUID(),
-      role: 'user',
-      content: [{ type: 'text', text }],
-      createdAt: now(),
-      status: 'complete',
+      updatedAt: createdAt,
+      messageCount: 0,
+      usage: { inputTokens: 0, outputTokens: 0, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 },
+      costUsd: 0,
+      costKind: 'priced',
     };
-    this.persist(record, item);
-    if (!record.titled) record.title = autoTitle(record.transcript) ?? record.title;
-    record.activity = 'thinking';
-    record.lastError = null;
-    const abort = new AbortController();
-    record.turn = { abort, done: this.runTurn(record, abort.signal) };
-    this.changed(record);
-    return { messageId: item.id };
+    mkdirSync(path.dirname(file), { recursive: true });
+    const session = this.build(meta, projectId, project.path, file);
+    session.engine.start(createdAt);
+    session.engine.appendLine({ type: 'mode', mode: meta.permissionMode, at: createdAt });
+    this.live.set(id, session);
+    this.known.set(id, { projectId, file });
+    this.index(projectId).update(file, session.meta());
+    const summary = session.summary();
+    this.deps.hub.emit('sessions.changed', { session: summary });
+    return summary;
+  }
+
+  /** Appends the person's message and starts the reply; returns at once. */
+  send(sessionId: string, text: string): { messageId: string } {
+    const s = this.open(sessionId);
+    if (s.busy)
+      throw new AppError('CONFLICT', 'This session is still working; wait for it or stop it first.');
+    return s.send(text);
   }
 
   stop(sessionId: string): { stopped: boolean } {
-    const record = this.record(sessionId);
-    if (!record.turn) return { stopped: false };
-    record.turn.abort.abort();
-    return { stopped: true };
+    return { stopped: this.open(sessionId).stop() };
+  }
+
+  rename(sessionId: string, title: string): SessionSummary {
+    const s = this.open(sessionId);
+    s.rename(title);
+    return s.summary();
+  }
+
+  setModel(sessionId: string, model: string): SessionSummary {
+    const s = this.open(sessionId);
+    if (s.busy)
+      throw new AppError('CONFLICT', 'The model cannot change while the session is working; stop it first.');
+    s.setModel(model);
+    return s.summary();
+  }
+
+  setPermissionMode(sessionId: string, mode: PermissionMode): SessionSummary {
+    const s = this.open(sessionId);
+    s.setPermissionMode(mode);
+    return s.summary();
   }
 
   /** Stops every running turn and waits until each has saved what it had. */
   async shutdown(): Promise<void> {
-    const running = [...this.sessions.values()].flatMap((r) => (r.turn ? [r.turn] : []));
-    for (const turn of running) turn.abort.abort();
-    await Promise.allSettled(running.map((t) => t.done));
-    for (const record of this.sessions.values()) record.writer.close();
+    const running = [...this.live.values()].filter((s) => s.busy);
+    for (const s of running) s.stop();
+    await Promise.allSettled(running.map((s) => s.settled()));
+    for (const s of this.live.values()) s.engine.close();
   }
 
-  private async runTurn(record: SessionRecord, signal: AbortSignal): Promise<void> {
-    let item: MessageItem | null = null;
-    const model = record.model;
-    try {
-      const message = await streamReply(
-        this.deps.models.clientFor(model),
-        { model, messages: toApiMessages(record.transcript), maxTokens: this.deps.maxTokens ?? 8192 },
-        signal,
-        {
-          onStart: () => {
-            item = {
-              kind: 'message',
-              id: randomUUID(),
-              role: 'assistant',
-              content: [],
-              createdAt: now(),
-              status: 'streaming',
-              model,
-            };
-            record.transcript.push(item);
-            record.activity = 'streaming';
-            this.deps.hub.emit('transcript.appended', { sessionId: record.id, item: structuredClone(item) });
-            this.changed(record);
-          },
-          onText: (index, text) => {
-            if (item) this.deps.hub.delta({ sessionId: record.id, itemId: item.id, index, text });
-          },
-        },
-      );
-      this.finish(record, item, message, 'complete');
-      record.activity = 'idle';
-    } catch (error) {
-      const partial = error instanceof ReplyFailedError ? error.partial : null;
-      const cause = error instanceof ReplyFailedError ? error.cause : error;
-      if (signal.aborted) {
-        this.finish(record, item, partial, 'interrupted');
-        record.activity = 'idle';
-      } else {
-        const described = describeApiError(cause);
-        this.finish(record, item, partial, 'error');
-        this.persist(record, this.notice('error', described.message, described.code));
-        record.activity = 'error';
-        record.lastError = described.message;
-      }
-    } finally {
-      record.turn = null;
-      this.changed(record);
+  /** The live session, loading it from its transcript on first use. */
+  private open(sessionId: string): LiveSession {
+    const existing = this.live.get(sessionId);
+    if (existing) return existing;
+    const where = this.known.get(sessionId);
+    if (!where) throw new AppError('NOT_FOUND', `There is no session ${sessionId}.`);
+    const project = this.deps.projects.get(where.projectId);
+    const { lines, problems } = readTranscript(where.file);
+    const meta = metaFromLines(where.file, lines, statSync(where.file).mtime.toISOString());
+    const session = this.build(meta, where.projectId, project.path, where.file);
+    session.engine.resume(lines);
+    for (const problem of problems) {
+      // Shown, not written: the file itself is left exactly as it was.
+      const notice: NoticeItem = {
+        kind: 'notice',
+        id: randomUUID(),
+        level: 'warning',
+        text: `Transcript: ${problem}`,
+        code: 'transcript_repaired',
+        createdAt: now(),
+      };
+      session.engine.items.push(notice);
     }
-  }
-
-  /** Gives a streamed message its final form, saves it and tells the UI; drops it if nothing arrived. */
-  private finish(
-    record: SessionRecord,
-    item: MessageItem | null,
-    message: AccumulatedMessage | null,
-    status: MessageItem['status'],
-  ): void {
-    if (!item) return;
-    const index = record.transcript.indexOf(item);
-    const final: MessageItem = {
-      ...item,
-      content: message ? structuredClone(message.content) : item.content,
-      status,
-      stopReason: message?.stopReason ?? null,
-    };
-    if (message) final.usage = message.usage;
-    record.transcript[index] = final;
-    record.writer.append({ type: 'item', item: final });
-    record.updatedAt = now();
-    this.deps.hub.emit('transcript.updated', { sessionId: record.id, item: final });
-  }
-
-  private persist(record: SessionRecord, item: TranscriptItem): void {
-    record.transcript.push(item);
-    record.writer.append({ type: 'item', item });
-    record.updatedAt = item.createdAt;
-    this.deps.hub.emit('transcript.appended', { sessionId: record.id, item });
-  }
-
-  private notice(level: NoticeItem['level'], text: string, code: string): NoticeItem {
-    return { kind: 'notice', id: randomUUID(), level, text, code, createdAt: now() };
-  }
-
-  private changed(record: SessionRecord): SessionSummary {
-    const session = summarize(record);
-    this.deps.hub.emit('sessions.changed', { session });
+    this.live.set(sessionId, session);
     return session;
+  }
+
+  private build(meta: SessionMeta, projectId: string, projectPath: string, file: string): LiveSession {
+    const sessionDir = path.join(path.dirname(file), meta.id);
+    const engine = new QueryEngine({
+      sessionId: meta.id,
+      projectRoot: projectPath,
+      cwd: projectPath,
+      sessionDir,
+      writer: new TranscriptWriter(file),
+      model: meta.model,
+      fallbackModel: this.deps.fallbackModel(),
+      permissionMode: meta.permissionMode,
+      gate: new MinimalPermissionGate({ mode: meta.permissionMode }),
+      tools: this.deps.tools,
+      models: this.deps.models,
+      toolEnv: this.deps.toolEnv,
+      maxRetries: this.deps.maxRetries,
+    });
+    return new LiveSession({
+      meta,
+      projectId,
+      file,
+      engine,
+      hub: this.deps.hub,
+      logger: this.deps.logger,
+      applyMode: (e, mode) => e.setPermissions(mode, new MinimalPermissionGate({ mode })),
+      onChanged: (s) => this.index(s.projectId).update(s.file, s.meta()),
+    });
   }
 }

@@ -81,7 +81,7 @@ export class WorkspaceService {
 
   private requireSession(projectId: string, sessionId: string): void {
     this.sessions.list(projectId);
-    if (!this.sessions.has(sessionId) || this.sessions.get(sessionId).session.projectId !== projectId) {
+    if (!this.sessions.has(sessionId) || this.sessions.projectOf(sessionId) !== projectId) {
       throw new AppError('NOT_FOUND', `Project ${projectId} has no session ${sessionId}.`);
     }
   }

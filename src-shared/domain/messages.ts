@@ -136,6 +136,10 @@ export const StreamDelta = z.object({
 });
 export type StreamDelta = z.infer<typeof StreamDelta>;
 
+/** Live output of a running tool, batched with the text deltas. */
+export const ToolProgressDelta = z.object({ sessionId: z.string(), toolUseId: z.string(), text: z.string() });
+export type ToolProgressDelta = z.infer<typeof ToolProgressDelta>;
+
 /** Plain text of a message's text blocks, for titles, previews and tests. */
 export function messageText(content: readonly ContentBlock[]): string {
   return content

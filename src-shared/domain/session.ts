@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { PermissionMode } from './permissions';
 import { TokenUsage } from './usage';
 
 /** What the status bar shows: what the session is doing right now. */
-export const SessionActivity = z.enum(['idle', 'thinking', 'streaming', 'error']);
+export const SessionActivity = z.enum(['idle', 'thinking', 'streaming', 'tools', 'error']);
 export type SessionActivity = z.infer<typeof SessionActivity>;
 
 export const CostKind = z.enum([
@@ -20,6 +21,7 @@ export const SessionSummary = z.object({
   projectId: z.string(),
   title: z.string(),
   model: z.string(),
+  permissionMode: PermissionMode,
   activity: SessionActivity,
   /** A person is needed (e.g. a pending permission request). */
   waitingForUser: z.boolean(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { TranscriptItem, StreamDelta } from '../domain/messages';
+import { StreamDelta, ToolProgressDelta, ToolResultBlock, TranscriptItem } from '../domain/messages';
+import { PermissionMode } from '../domain/permissions';
 import { ModelId, ModelInfo } from '../domain/models';
 import { DirectoryListing, ProjectInfo } from '../domain/project';
 import { SessionId, SessionSummary, SessionTitle } from '../domain/session';
@@ -64,6 +65,10 @@ export const requests = {
   'sessions.stop': channel(SessionRef, z.object({ stopped: z.boolean() })),
   'sessions.rename': channel(z.strictObject({ sessionId: SessionId, title: SessionTitle }), SessionSummary),
   'sessions.setModel': channel(z.strictObject({ sessionId: SessionId, model: ModelId }), SessionSummary),
+  'sessions.setPermissionMode': channel(
+    z.strictObject({ sessionId: SessionId, mode: PermissionMode }),
+    SessionSummary,
+  ),
 
   'tabs.open': channel(z.strictObject({ projectId: z.string().min(1), sessionId: SessionId }), TabsState),
   'tabs.close': channel(z.strictObject({ projectId: z.string().min(1), sessionId: SessionId }), TabsState),
@@ -89,8 +94,12 @@ export const events = {
   'transcript.appended': z.object({ sessionId: z.string(), item: TranscriptItem }),
   /** An item replaced whole, e.g. a streamed message in its final form. */
   'transcript.updated': z.object({ sessionId: z.string(), item: TranscriptItem }),
-  /** Text deltas of every streaming session, batched (about one frame's worth per message). */
-  'stream.batch': z.object({ deltas: z.array(StreamDelta) }),
+  /** A shown message withdrawn (a failed attempt, a reply regenerated with a larger limit). */
+  'transcript.removed': z.object({ sessionId: z.string(), itemId: z.string() }),
+  /** Text deltas and tool output of every running session, batched (about one frame's worth per message). */
+  'stream.batch': z.object({ deltas: z.array(StreamDelta), progress: z.array(ToolProgressDelta) }),
+  /** A tool call finished; its result arrives before the message that collects all results of the round. */
+  'tool.result': z.object({ sessionId: z.string(), block: ToolResultBlock }),
   'settings.changed': z.object({ settings: SettingsView }),
   'projects.changed': z.object({ recent: z.array(ProjectInfo) }),
 } as const;

@@ -85,7 +85,10 @@ export class QueryEngine {
   private running: AbortController | null = null;
   model: string;
 
-  constructor(private readonly options: EngineOptions) {
+  private readonly options: EngineOptions;
+
+  constructor(options: EngineOptions) {
+    this.options = { ...options };
     this.model = options.model;
     this.cwd = options.cwd;
     this.cost = new CostTracker(options.sessionId);
@@ -131,6 +134,22 @@ export class QueryEngine {
   setModel(model: string): void {
     this.model = model;
     this.options.writer.append({ type: 'model', model, at: now() });
+  }
+
+  /** Changes the permission mode and its gate; takes effect from the next turn. */
+  setPermissions(mode: PermissionMode, gate: PermissionGate): void {
+    this.options.permissionMode = mode;
+    this.options.gate = gate;
+  }
+
+  /** Writes a line that is not an item (title, mode) to the session's transcript. */
+  appendLine(line: TranscriptLine): void {
+    this.options.writer.append(line);
+  }
+
+  /** Closes the transcript file. */
+  close(): void {
+    this.options.writer.close();
   }
 
   /** Stops the running turn: the request and the tools are aborted; the turn ends as `aborted`. */

@@ -1,6 +1,7 @@
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { z } from 'zod';
 import { MessageItem, TranscriptItem } from '@shared/domain/messages';
+import { PermissionMode } from '@shared/domain/permissions';
 import { AppError, errnoCode } from '../../platform/errors';
 import { CostSnapshot } from '../cost/tracker';
 
@@ -20,6 +21,7 @@ export const TranscriptLine = z.discriminatedUnion('type', [
   z.object({ type: z.literal('item'), item: TranscriptItem }),
   z.object({ type: z.literal('title'), title: z.string(), at: z.string() }),
   z.object({ type: z.literal('model'), model: z.string(), at: z.string() }),
+  z.object({ type: z.literal('mode'), mode: PermissionMode, at: z.string() }),
   /** The context window was reshaped: older tool output folded (collapse) or older turns summarized (compact). */
   z.object({
     type: z.literal('context'),

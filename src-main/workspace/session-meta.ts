@@ -1,0 +1,114 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { messageText, type MessageItem, type TranscriptItem } from '@shared/domain/messages';
+import { PermissionMode } from '@shared/domain/permissions';
+import { CostKind } from '@shared/domain/session';
+import { TokenUsage } from '@shared/domain/usage';
+import { CostTracker } from '../harness/cost/tracker';
+import { costOf } from '../harness/cost/pricing';
+import type { TranscriptLine } from '../harness/session/transcript-file';
+
+/** What a session list needs of a session, without its transcript: what the index caches. */
+export const SessionMeta = z.object({
+  id: z.string(),
+  title: z.string(),
+  /** True once a person named it; auto-titling stops then. */
+  titled: z.boolean(),
+  model: z.string(),
+  permissionMode: PermissionMode,
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  messageCount: z.number().int().nonnegative(),
+  usage: TokenUsage,
+  costUsd: z.number().nonnegative(),
+  costKind: CostKind,
+});
+export type SessionMeta = z.infer<typeof SessionMeta>;
+
+/** The name of a session nobody has named and that has no message yet: when it was started. */
+export function defaultTitle(createdAt: string): string {
+  const d = new Date(createdAt);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return Number.isNaN(d.getTime())
+    ? 'Session'
+    : `Session ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+}
+
+/** A title from the first message a person wrote: its first line, cut at a word near 48 characters. */
+export function autoTitle(items: readonly TranscriptItem[]): string | null {
+  const first = items.find(
+    (i): i is MessageItem =>
+      i.kind === 'message' && i.role === 'user' && (i.origin === undefined || i.origin === 'user'),
+  );
+  if (!first) return null;
+  const line = messageText(first.content).trim().split('\n')[0]?.trim() ?? '';
+  if (line === '') return null;
+  if (line.length <= 48) return line;
+  const cut = line.slice(0, 48);
+  const space = cut.lastIndexOf(' ');
+  return `${space > 24 ? cut.slice(0, space) : cut}…`;
+}
+
+/** Cost kind of a session from its tracker: unknown models flag it; a demo session says so. */
+export function costKindOf(tracker: CostTracker, model: string): CostKind {
+  if (tracker.unpricedModels.length > 0) return 'unpriced';
+  if (Object.keys(tracker.modelUsage()).length > 0) return 'priced';
+  return costOf(model, {
+    inputTokens: 0,
+    outputTokens: 0,
+    cacheCreationInputTokens: 0,
+    cacheReadInputTokens: 0,
+  }).kind;
+}
+
+/** Rebuilds a session's list entry from its transcript lines alone. */
+export function metaFromLines(
+  file: string,
+  lines: readonly TranscriptLine[],
+  fallbackTime: string,
+): SessionMeta {
+  const id = path.basename(file, '.jsonl');
+  let model = 'unknown';
+  let createdAt = fallbackTime;
+  let updatedAt: string | null = null;
+  let title: string | null = null;
+  let mode: PermissionMode = 'default';
+  const items: TranscriptItem[] = [];
+  const tracker = new CostTracker(id);
+  let restored = false;
+  for (const line of lines) {
+    if (line.type === 'session') {
+      model = line.model;
+      createdAt = line.createdAt;
+    } else if (line.type === 'item') {
+      items.push(line.item);
+      updatedAt = line.item.createdAt;
+    } else if (line.type === 'title') title = line.title;
+    else if (line.type === 'model') model = line.model;
+    else if (line.type === 'mode') mode = line.mode;
+    else if (line.type === 'cost') restored = tracker.restore(line.snapshot) || restored;
+  }
+  if (!restored) {
+    // No snapshot (a crash before the turn ended): sum what the saved messages report.
+    for (const i of items)
+      if (i.kind === 'message' && i.usage)
+        tracker.add({ model: i.model ?? model, apiId: i.apiId ?? null, usage: i.usage });
+  }
+  return {
+    id,
+    title: title ?? autoTitle(items) ?? defaultTitle(createdAt),
+    titled: title !== null,
+    model,
+    permissionMode: mode,
+    createdAt,
+    // Last message time; a session with none was last touched when it was created.
+    updatedAt: updatedAt === null || updatedAt < createdAt ? createdAt : updatedAt,
+    messageCount: items.filter(
+      (i) =>
+        i.kind === 'message' && (i.origin === undefined || i.origin === 'user' || i.role === 'assistant'),
+    ).length,
+    usage: tracker.totalUsage(),
+    costUsd: tracker.totalCostUsd,
+    costKind: costKindOf(tracker, model),
+  };
+}
