@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { AnyTool, ToolOutput, ToolUseContext } from '../harness/tools/tool';
 
 /** Runs one tool call to completion, validating input as the executor does. */
@@ -6,7 +7,7 @@ export async function runTool(
   input: unknown,
   ctx: ToolUseContext,
 ): Promise<ToolOutput & { progress: string[] }> {
-  const parsed: unknown = tool.inputSchema.parse(input);
+  const parsed: unknown = (tool.inputSchema as z.ZodType).parse(input);
   const gen = tool.call(parsed, ctx);
   const progress: string[] = [];
   for (;;) {

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { messageText, type MessageItem, type TranscriptItem } from '@shared/domain/messages';
+import { DEMO_MODEL_ID } from '@shared/domain/models';
 import { PermissionMode } from '@shared/domain/permissions';
 import { CostKind } from '@shared/domain/session';
 import { TokenUsage } from '@shared/domain/usage';
@@ -52,7 +53,7 @@ export function autoTitle(items: readonly TranscriptItem[]): string | null {
 /** Cost kind of a session from its tracker: unknown models flag it; a demo session says so. */
 export function costKindOf(tracker: CostTracker, model: string): CostKind {
   if (tracker.unpricedModels.length > 0) return 'unpriced';
-  if (Object.keys(tracker.modelUsage()).length > 0) return 'priced';
+  if (Object.keys(tracker.modelUsage()).some((m) => m !== DEMO_MODEL_ID)) return 'priced';
   return costOf(model, {
     inputTokens: 0,
     outputTokens: 0,

@@ -1,4 +1,5 @@
 import { IpcRequestError } from '@shared/domain/errors';
+import type { PermissionMode } from '@shared/domain/permissions';
 import type { SettingsPatch } from '@shared/domain/settings';
 import { getClient } from './client';
 import { setTranscript } from '../stores/transcripts-store';
@@ -89,6 +90,12 @@ export async function renameSession(sessionId: string, title: string): Promise<v
 
 export async function setSessionModel(sessionId: string, model: string): Promise<void> {
   await attempt('Changing the model', () => client().invoke('sessions.setModel', { sessionId, model }));
+}
+
+export async function setPermissionMode(sessionId: string, mode: PermissionMode): Promise<void> {
+  await attempt('Changing the permission mode', () =>
+    client().invoke('sessions.setPermissionMode', { sessionId, mode }),
+  );
 }
 
 export async function sendMessage(sessionId: string, text: string): Promise<boolean> {

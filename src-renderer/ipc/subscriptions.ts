@@ -1,11 +1,16 @@
 import type { CarapaceClient } from '@shared/ipc/client';
 import { messageText } from '@shared/domain/messages';
+import { isWorking } from '@shared/domain/session';
 import { notifySessionEnded } from '../features/notifications/notify';
 import { bootstrap } from './actions';
-import { applyDeltas, upsertItem, useTranscripts } from '../stores/transcripts-store';
+import {
+  applyDeltas,
+  removeItem,
+  setToolResult,
+  upsertItem,
+  useTranscripts,
+} from '../stores/transcripts-store';
 import { isInView, useWorkspace } from '../stores/workspace-store';
-
-const busy = (a: string | undefined) => a === 'thinking' || a === 'streaming';
 
 /**
  * Feeds contract events into the stores, once, outside React: each event is one targeted update.
@@ -17,7 +22,7 @@ export function subscribe(client: CarapaceClient): () => void {
       const state = useWorkspace.getState();
       if (state.project && session.projectId !== state.project.id) return;
       const before = state.sessions[session.id];
-      const finished = busy(before?.activity) && !busy(session.activity);
+      const finished = isWorking(before?.activity) && !isWorking(session.activity);
       const unseen = finished && !isInView(state, session.id, document.hidden);
       useWorkspace.setState((s) => ({
         sessions: { ...s.sessions, [session.id]: session },
@@ -35,7 +40,9 @@ export function subscribe(client: CarapaceClient): () => void {
     }),
     client.on('transcript.appended', ({ sessionId, item }) => upsertItem(sessionId, item)),
     client.on('transcript.updated', ({ sessionId, item }) => upsertItem(sessionId, item)),
-    client.on('stream.batch', ({ deltas }) => applyDeltas(deltas)),
+    client.on('transcript.removed', ({ sessionId, itemId }) => removeItem(sessionId, itemId)),
+    client.on('tool.result', ({ sessionId, block }) => setToolResult(sessionId, block)),
+    client.on('stream.batch', ({ deltas, progress }) => applyDeltas(deltas, progress)),
     client.on('settings.changed', ({ settings }) => useWorkspace.setState({ settings })),
     client.on('projects.changed', ({ recent }) => useWorkspace.setState({ recent })),
   ];

@@ -7,6 +7,7 @@ const session = (over: Partial<SessionSummary>): SessionSummary => ({
   projectId: 'p',
   title: 't',
   model: 'demo',
+  permissionMode: 'default',
   activity: 'idle',
   waitingForUser: false,
   createdAt: '',

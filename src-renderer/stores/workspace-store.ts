@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 import type { ModelInfo } from '@shared/domain/models';
 import type { ProjectInfo } from '@shared/domain/project';
-import type { SessionSummary } from '@shared/domain/session';
+import { isWorking, type SessionSummary } from '@shared/domain/session';
 import type { SettingsView } from '@shared/domain/settings';
 import type { TabsState, WorkspaceSnapshot } from '@shared/domain/workspace';
 import type { AppInfo } from '@shared/ipc/contract';
@@ -111,7 +111,7 @@ export type Badge = 'working' | 'waiting' | 'error' | 'unseen' | 'idle';
 export function badgeFor(session: SessionSummary, unseen: boolean): Badge {
   if (session.waitingForUser) return 'waiting';
   if (session.activity === 'error') return 'error';
-  if (session.activity === 'thinking' || session.activity === 'streaming') return 'working';
+  if (isWorking(session.activity)) return 'working';
   if (unseen) return 'unseen';
   return 'idle';
 }

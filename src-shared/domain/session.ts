@@ -38,3 +38,8 @@ export type SessionSummary = z.infer<typeof SessionSummary>;
 export const SessionTitle = z.string().trim().min(1).max(200);
 
 export const SessionId = z.string().min(1).max(100);
+
+/** Whether a session is busy (a turn is running): for badges, Stop buttons and notifications. */
+export function isWorking(activity: SessionActivity | undefined): boolean {
+  return activity === 'thinking' || activity === 'streaming' || activity === 'tools';
+}

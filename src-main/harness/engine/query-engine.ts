@@ -334,7 +334,7 @@ export class QueryEngine {
     this.options.writer.append({ type: 'cost', snapshot: this.cost.snapshot(), at: now() });
     return {
       sessionId: this.sessionId,
-      terminal: terminal ?? { reason: 'aborted', detail: 'Closed by the caller.' },
+      terminal,
       text: lastText,
       numTurns,
       durationMs: Math.round(performance.now() - started),

@@ -33,18 +33,23 @@ export function foldBefore(
 ): { messages: MessageItem[]; folded: number } {
   const names = toolNames(messages);
   let folded = 0;
-  const out = messages.map((m, i) => {
-    if (i >= cut || m.role !== 'user') return m;
-    let changed = false;
-    const content = m.content.map((b): ContentBlock => {
-      if (b.type !== 'tool_result') return b;
-      const text = placeholder(names.get(b.tool_use_id) ?? 'tool');
-      if (b.content === text) return b;
-      changed = true;
-      folded++;
-      return { ...b, content: text };
-    });
-    return changed ? { ...m, content } : m;
+  const out: MessageItem[] = [];
+  messages.forEach((m, i) => {
+    if (i >= cut || m.role !== 'user') {
+      out.push(m);
+      return;
+    }
+    const content: ContentBlock[] = [];
+    let foldedHere = 0;
+    for (const b of m.content) {
+      const text = b.type === 'tool_result' ? placeholder(names.get(b.tool_use_id) ?? 'tool') : null;
+      if (b.type === 'tool_result' && text !== null && b.content !== text) {
+        content.push({ ...b, content: text });
+        foldedHere++;
+      } else content.push(b);
+    }
+    folded += foldedHere;
+    out.push(foldedHere > 0 ? { ...m, content } : m);
   });
   return { messages: out, folded };
 }

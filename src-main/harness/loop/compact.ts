@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { MessageItem } from '@shared/domain/messages';
 import { messageText } from '@shared/domain/messages';
-import { toApiMessages } from '../engine/api-messages';
+import { toApiMessages } from '../model/api-messages';
 import { MessageAccumulator, type AccumulatedMessage } from '../model/accumulate';
 import type { ModelClient } from '../model/model-client';
 import { COMPACT_INSTRUCTIONS, compactedContext } from './nudges';

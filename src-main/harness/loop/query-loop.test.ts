@@ -243,11 +243,8 @@ describe('queryLoop transitions and terminals, through the real SDK', () => {
     // Without retry-after: exponential backoff with jitter, 0.5 s × 2^attempt, up to 25 % less.
     expect(t.delays[1]).toBeGreaterThanOrEqual(750);
     expect(t.delays[1]).toBeLessThanOrEqual(1000);
-    const retries = ok.events.filter((e) => e.type === 'retry');
-    expect(retries.map((e) => (e.type === 'retry' ? e.error.code : ''))).toEqual([
-      'rate_limit_error',
-      'api_error',
-    ]);
+    const retries = ok.events.flatMap((e) => (e.type === 'retry' ? [e.error.code] : []));
+    expect(retries).toEqual(['rate_limit_error', 'api_error']);
 
     const denied = await t.run('two');
     expect(denied.result.terminal.reason).toBe('error');

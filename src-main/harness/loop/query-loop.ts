@@ -6,7 +6,7 @@ import { StreamIncompleteError, type DescribedApiError } from '../model/api-erro
 import type { ModelRouter } from '../model/model-client';
 import { backoffMs, classifyError, MAX_RETRY_AFTER_MS, sleep as realSleep } from '../model/retry';
 import type { PermissionGate } from '../permissions/gate';
-import { StreamingToolExecutor } from '../tools/executor';
+import { StreamingToolExecutor } from '../executor/streaming-tool-executor';
 import type { AnyTool, ToolUseContext } from '../tools/tool';
 import { collapseDrain } from './collapse';
 import { reactiveCompact } from './compact';

@@ -1,7 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { z } from 'zod';
 import type { MessageItem } from '@shared/domain/messages';
-import { toApiMessages } from '../engine/api-messages';
+import { toApiMessages } from '../model/api-messages';
 import type { ModelRequest } from '../model/model-client';
 import type { AnyTool } from '../tools/tool';
 

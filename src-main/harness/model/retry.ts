@@ -13,8 +13,7 @@ const RETRYABLE_STATUS = (s: number) => s === 408 || s === 409 || s === 429 || s
 const RETRYABLE_SSE_TYPES = new Set(['overloaded_error', 'api_error', 'rate_limit_error']);
 
 function header(error: APIError, name: string): string | null {
-  const headers = error.headers as Headers | undefined;
-  return headers?.get(name) ?? null;
+  return error.headers?.get(name) ?? null;
 }
 
 /** `retry-after-ms` wins, then `retry-after` in seconds or as an HTTP date; null when absent. */

@@ -45,9 +45,11 @@ export class DefaultModelRouter implements ModelRouter {
       // A base URL without a key is a local server or gateway that takes none; the SDK still wants one.
       this.cached = {
         key: cacheKey,
+        // maxRetries 0: the query loop retries itself, visibly, with one policy for every error.
         client: new AnthropicModelClient({
           apiKey: apiKey ?? 'no-key-configured',
           baseURL: baseUrl ?? undefined,
+          maxRetries: 0,
         }),
       };
     }

@@ -59,20 +59,24 @@ export const BashTool = buildTool({
     });
     const queue: string[] = [];
     let output = '';
-    let wake: (() => void) | null = null;
+    // Mutated by callbacks: an object, so the loop below re-reads it (no stale narrowing).
+    const state: { wake: (() => void) | null; done: boolean; killed: boolean; timedOut: boolean } = {
+      wake: null,
+      done: false,
+      killed: false,
+      timedOut: false,
+    };
     const push = (chunk: Buffer) => {
       const text = chunk.toString('utf8');
       output += text;
       queue.push(text);
-      wake?.();
+      state.wake?.();
     };
     child.stdout.on('data', push);
     child.stderr.on('data', push);
-    let timedOut = false;
-    let killed = false;
     const stop = (why: 'timeout' | 'abort') => {
-      if (why === 'timeout') timedOut = true;
-      killed = true;
+      if (why === 'timeout') state.timedOut = true;
+      state.killed = true;
       killTree(child.pid, 'SIGTERM');
       setTimeout(() => killTree(child.pid, 'SIGKILL'), KILL_GRACE_MS).unref();
     };
@@ -86,20 +90,19 @@ export const BashTool = buildTool({
       });
       child.once('close', (code) => resolve(code));
     });
-    let done = false;
     void exited.then(() => {
-      done = true;
-      wake?.();
+      state.done = true;
+      state.wake?.();
     });
     try {
-      while (!done || queue.length > 0) {
+      while (!state.done || queue.length > 0) {
         const next = queue.shift();
         if (next !== undefined) {
           yield { text: next };
           continue;
         }
-        await new Promise<void>((resolve) => (wake = resolve));
-        wake = null;
+        await new Promise<void>((resolve) => (state.wake = resolve));
+        state.wake = null;
       }
       const code = await exited;
       if (ctx.abortSignal.aborted)
@@ -108,7 +111,7 @@ export const BashTool = buildTool({
           isError: true,
           display: { kind: 'bash', exitCode: code, timedOut: false },
         };
-      const trailer = timedOut
+      const trailer = state.timedOut
         ? `\n[Command timed out after ${timeoutMs} ms; the process tree was killed]`
         : code !== 0
           ? `\n[Exit code ${String(code)}]`
@@ -117,13 +120,13 @@ export const BashTool = buildTool({
         output.length === 0 && trailer === '' ? '(no output)' : output.replace(/\n$/, '') + trailer;
       return {
         content: body,
-        isError: timedOut || code !== 0,
-        display: { kind: 'bash', exitCode: code, timedOut },
+        isError: state.timedOut || code !== 0,
+        display: { kind: 'bash', exitCode: code, timedOut: state.timedOut },
       };
     } finally {
       clearTimeout(timer);
       ctx.abortSignal.removeEventListener('abort', onAbort);
-      if (!done && !killed) killTree(child.pid, 'SIGKILL');
+      if (!state.done && !state.killed) killTree(child.pid, 'SIGKILL');
     }
   },
 });

@@ -40,7 +40,8 @@ export function runRipgrep(rg: string, args: string[], cwd: string, signal: Abor
       args,
       { cwd, signal, maxBuffer: 64 * 1024 * 1024, encoding: 'utf8' },
       (error, stdout, stderr) => {
-        if (error && (error as NodeJS.ErrnoException).code === 'ABORT_ERR') return reject(error);
+        if (error && (error as NodeJS.ErrnoException).code === 'ABORT_ERR')
+          return reject(new Error('aborted', { cause: error }));
         const code = error ? (typeof error.code === 'number' ? error.code : 2) : 0;
         resolve({ code, stdout, stderr });
       },

@@ -20,7 +20,7 @@ export const TodoWriteTool = buildTool({
   inputSchema,
   // Only changes the session's own list: safe, but it is state, so it runs alone.
   isReadOnly: () => true,
-  // eslint-disable-next-line require-yield -- no progress to report
+  // eslint-disable-next-line require-yield, @typescript-eslint/require-await -- no progress, nothing to wait for
   async *call(input, ctx): AsyncGenerator<never, ToolOutput> {
     ctx.todos.items = input.todos;
     const open = input.todos.filter((t) => t.status !== 'completed').length;

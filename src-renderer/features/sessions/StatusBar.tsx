@@ -1,35 +1,61 @@
 import { formatSessionCost } from '@shared/domain/cost';
+import type { PermissionMode } from '@shared/domain/permissions';
+import { isWorking, type SessionActivity } from '@shared/domain/session';
 import { totalTokens } from '@shared/domain/usage';
-import { setSessionModel } from '../../ipc/actions';
+import { setPermissionMode, setSessionModel } from '../../ipc/actions';
 import { useWorkspace } from '../../stores/workspace-store';
 
-/** Model, state, tokens and cost of the active session. */
+const MODES: { id: PermissionMode; label: string }[] = [
+  { id: 'default', label: 'Ask (read-only runs)' },
+  { id: 'acceptEdits', label: 'Accept edits' },
+  { id: 'plan', label: 'Plan (read-only)' },
+  { id: 'bypassPermissions', label: 'Bypass permissions' },
+];
+
+const ACTIVITY: Record<SessionActivity, string> = {
+  idle: 'idle',
+  thinking: 'thinking',
+  streaming: 'streaming',
+  tools: 'running tools',
+  error: 'error',
+};
+
+/** Model, permission mode, state, tokens and cost of the active session. */
 export function StatusBar() {
   const session = useWorkspace((s) => (s.tabs.active ? s.sessions[s.tabs.active] : undefined));
   const models = useWorkspace((s) => s.models);
   if (!session) return <footer className="statusbar" aria-label="Status bar" />;
-  const working = session.activity === 'thinking' || session.activity === 'streaming';
+  const working = isWorking(session.activity);
   const known = models.some((m) => m.id === session.model);
   return (
     <footer className="statusbar" aria-label="Status bar">
-      <label>
-        <span className="sr-only">Model</span>
-        <select
-          aria-label="Model"
-          value={session.model}
-          disabled={working}
-          onChange={(e) => void setSessionModel(session.id, e.target.value)}
-        >
-          {known ? null : <option value={session.model}>{session.model}</option>}
-          {models.map((m) => (
-            <option key={m.id} value={m.id}>
-              {m.label}
-            </option>
-          ))}
-        </select>
-      </label>
+      <select
+        aria-label="Model"
+        value={session.model}
+        disabled={working}
+        onChange={(e) => void setSessionModel(session.id, e.target.value)}
+      >
+        {known ? null : <option value={session.model}>{session.model}</option>}
+        {models.map((m) => (
+          <option key={m.id} value={m.id}>
+            {m.label}
+          </option>
+        ))}
+      </select>
+      <select
+        aria-label="Permission mode"
+        value={session.permissionMode}
+        title="What the agent may do without asking"
+        onChange={(e) => void setPermissionMode(session.id, e.target.value as PermissionMode)}
+      >
+        {MODES.map((m) => (
+          <option key={m.id} value={m.id}>
+            {m.label}
+          </option>
+        ))}
+      </select>
       <span className={`state state-${session.activity}`} data-testid="session-state">
-        {session.activity}
+        {ACTIVITY[session.activity]}
       </span>
       <span data-testid="session-tokens">{totalTokens(session.usage).toLocaleString('en-US')} tokens</span>
       <span data-testid="session-cost">{formatSessionCost(session.costUsd, session.costKind)}</span>

@@ -1,34 +1,37 @@
 import { memo, useLayoutEffect, useRef } from 'react';
-import type { MessageItem, NoticeItem, TranscriptItem } from '@shared/domain/messages';
+import { messageText, type MessageItem, type NoticeItem, type TranscriptItem } from '@shared/domain/messages';
+import { isWorking } from '@shared/domain/session';
 import { useTranscripts } from '../../stores/transcripts-store';
 import { useWorkspace } from '../../stores/workspace-store';
 import { Markdown } from './Markdown';
+import { ToolCard } from './ToolCard';
 
 const EMPTY: TranscriptItem[] = [];
 
-const MessageView = memo(function MessageView({ item }: { item: MessageItem }) {
+const AssistantMessage = memo(function AssistantMessage({
+  sessionId,
+  item,
+  working,
+}: {
+  sessionId: string;
+  item: MessageItem;
+  working: boolean;
+}) {
   const modelLabel = useWorkspace((s) =>
     s.models.find((m) => m.id === item.model)?.label.replace(/ \(.*\)$/, ''),
   );
   return (
     <article
-      className={`message ${item.role} status-${item.status}`}
+      className={`message assistant status-${item.status}`}
       data-status={item.status}
-      aria-label={item.role === 'user' ? 'You' : 'Assistant'}
+      aria-label="Assistant"
     >
-      <div className="message-role">
-        {item.role === 'user' ? 'You' : (modelLabel ?? item.model ?? 'Assistant')}
-      </div>
+      <div className="message-role">{modelLabel ?? item.model ?? 'Assistant'}</div>
       <div className="message-body">
         {item.content.map((block, i) => {
-          if (block.type === 'text')
-            return item.role === 'user' ? (
-              <p key={i} className="plain">
-                {block.text}
-              </p>
-            ) : (
-              <Markdown key={i} text={block.text} />
-            );
+          if (block.type === 'text') return <Markdown key={i} text={block.text} />;
+          if (block.type === 'tool_use')
+            return <ToolCard key={block.id} sessionId={sessionId} block={block} running={working} />;
           if (block.type === 'thinking')
             return (
               <details key={i} className="thinking">
@@ -45,6 +48,31 @@ const MessageView = memo(function MessageView({ item }: { item: MessageItem }) {
   );
 });
 
+const UserMessage = memo(function UserMessage({ item }: { item: MessageItem }) {
+  return (
+    <article className="message user" data-status={item.status} aria-label="You">
+      <div className="message-role">You</div>
+      <div className="message-body">
+        <p className="plain">{messageText(item.content)}</p>
+      </div>
+    </article>
+  );
+});
+
+/** What the harness said to the model (a resume nudge, a compaction summary): a quiet, expandable note. */
+const HarnessNote = memo(function HarnessNote({ item }: { item: MessageItem }) {
+  return (
+    <details className="note" data-origin={item.origin}>
+      <summary>
+        {item.origin === 'summary'
+          ? 'Earlier conversation summarized to fit the context window'
+          : 'The harness asked the model to continue'}
+      </summary>
+      <p className="plain">{messageText(item.content)}</p>
+    </details>
+  );
+});
+
 const NoticeView = memo(function NoticeView({ item }: { item: NoticeItem }) {
   return (
     <div
@@ -57,9 +85,28 @@ const NoticeView = memo(function NoticeView({ item }: { item: NoticeItem }) {
   );
 });
 
+function ItemView({
+  sessionId,
+  item,
+  working,
+}: {
+  sessionId: string;
+  item: TranscriptItem;
+  working: boolean;
+}) {
+  if (item.kind === 'notice') return <NoticeView item={item} />;
+  if (item.role === 'assistant')
+    return <AssistantMessage sessionId={sessionId} item={item} working={working} />;
+  // Tool results show on their cards; a closing "interrupted" message likewise.
+  if (item.origin === 'tool_results' || item.origin === 'interrupt') return null;
+  if (item.origin === 'nudge' || item.origin === 'summary') return <HarnessNote item={item} />;
+  return <UserMessage item={item} />;
+}
+
 /** The session's transcript; follows new output while the reader is at the bottom, stays put otherwise. */
 export function Transcript({ sessionId }: { sessionId: string }) {
   const items = useTranscripts((s) => s.bySession[sessionId] ?? EMPTY);
+  const working = useWorkspace((s) => isWorking(s.sessions[sessionId]?.activity));
   const ref = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
 
@@ -84,13 +131,9 @@ export function Transcript({ sessionId }: { sessionId: string }) {
       {items.length === 0 ? (
         <p className="muted empty-transcript">Say what you want done. Replies stream in here.</p>
       ) : null}
-      {items.map((item) =>
-        item.kind === 'message' ? (
-          <MessageView key={item.id} item={item} />
-        ) : (
-          <NoticeView key={item.id} item={item} />
-        ),
-      )}
+      {items.map((item) => (
+        <ItemView key={item.id} sessionId={sessionId} item={item} working={working} />
+      ))}
     </div>
   );
 }

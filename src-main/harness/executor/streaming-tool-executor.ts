@@ -1,9 +1,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import type { z } from 'zod';
 import type { ImageBlock, TextBlock, ToolResultBlock, ToolUseBlock } from '@shared/domain/messages';
 import type { PermissionDenial } from '@shared/domain/permissions';
 import type { PermissionGate } from '../permissions/gate';
-import type { AnyTool, ToolOutput, ToolUseContext } from './tool';
+import type { AnyTool, ToolOutput, ToolUseContext } from '../tools/tool';
 
 export type ExecutorEvent =
   | { type: 'tool_start'; toolUseId: string }
@@ -81,7 +82,7 @@ export class StreamingToolExecutor {
     if (!tool) invalid = `No such tool available: ${block.name}`;
     else if (inputProblem !== undefined) invalid = `InputValidationError: ${block.name}: ${inputProblem}`;
     else {
-      const parsed = tool.inputSchema.safeParse(block.input);
+      const parsed = (tool.inputSchema as z.ZodType).safeParse(block.input);
       if (parsed.success) input = parsed.data;
       else
         invalid = `InputValidationError: ${block.name} was called with invalid input: ${describeIssues(parsed.error)}`;
@@ -203,11 +204,11 @@ export class StreamingToolExecutor {
         this.wake();
       }
     } catch (error) {
-      output = this.sibling.signal.aborted
+      output = this.stopped()
         ? { content: this.cancelledMessage(), isError: true }
         : { content: `${tool.name} failed: ${(error as Error).message}`, isError: true };
     }
-    if (this.sibling.signal.aborted && !this.discarded && typeof output.content === 'string') {
+    if (this.stopped() && !this.discarded && typeof output.content === 'string') {
       // Stopped from outside (the user, or a failing sibling): say why, keep what it had printed.
       const partial = output.content.trim();
       output = {
@@ -221,6 +222,11 @@ export class StreamingToolExecutor {
     }
     if (!t.safe && output.contextModifier) this.context = output.contextModifier(this.context);
     return finish(output);
+  }
+
+  /** Read through a method: the flag changes during awaits, which the compiler's narrowing cannot see. */
+  private stopped(): boolean {
+    return this.sibling.signal.aborted;
   }
 
   private cancelledMessage(): string {

@@ -14,8 +14,8 @@ import { describe, expect, it } from 'vitest';
 import type { ToolUseBlock } from '@shared/domain/messages';
 import { toolContext } from '../../test-support/tool-context';
 import { MinimalPermissionGate } from '../permissions/gate';
-import { StreamingToolExecutor, type ExecutorEvent } from './executor';
-import { builtinTools } from './registry';
+import { StreamingToolExecutor, type ExecutorEvent } from './streaming-tool-executor';
+import { builtinTools } from '../tools/registry';
 
 let n = 0;
 const use = (name: string, input: Record<string, unknown>): ToolUseBlock => ({
@@ -87,11 +87,9 @@ describe('StreamingToolExecutor', () => {
     await until(() => pipes.every(reading), 'all five reads to be in progress');
     // Finish them last-first; results still come back first-first.
     for (let i = pipes.length - 1; i >= 0; i--) feed(pipes[i]!, `content ${i + 1}\n`);
-    const results = (await done).filter((e) => e.type === 'tool_result');
+    const results = (await done).flatMap((e) => (e.type === 'tool_result' ? [e] : []));
     expect(results.map((e) => e.toolUseId)).toEqual(blocks.map((b) => b.id));
-    expect(results.map((e) => (e.type === 'tool_result' ? e.block.content : ''))).toEqual(
-      [1, 2, 3, 4, 5].map((i) => `     1\tcontent ${i}`),
-    );
+    expect(results.map((e) => e.block.content)).toEqual([1, 2, 3, 4, 5].map((i) => `     1\tcontent ${i}`));
   });
 
   it('makes a tool that is not concurrency-safe wait for the partition before it, and everything after wait for it', async () => {
@@ -180,7 +178,7 @@ describe('StreamingToolExecutor', () => {
     const { ex, ctx } = executor();
     ex.addTool(use('Bash', { command: 'seq 1 20000' }));
     const [result] = (await collect(ex)).flatMap((e) => (e.type === 'tool_result' ? [e.block] : []));
-    const content = String(result?.content);
+    const content = typeof result?.content === 'string' ? result.content : '';
     expect(content.length).toBeLessThan(30_000);
     expect(content).toMatch(/^1\n2\n3\n/);
     expect(content).toMatch(/19999\n20000$/);

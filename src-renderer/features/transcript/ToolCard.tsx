@@ -1,0 +1,102 @@
+import { memo } from 'react';
+import type { ToolDisplay, ToolResultBlock, ToolUseBlock } from '@shared/domain/messages';
+import { useTranscripts } from '../../stores/transcripts-store';
+import { displaySummary, formatDuration, toolSummary } from './tool-views';
+
+function resultText(result: ToolResultBlock): string {
+  if (typeof result.content === 'string') return result.content;
+  return result.content.map((b) => (b.type === 'text' ? b.text : '[image]')).join('\n');
+}
+
+function DiffView({ display }: { display: Extract<ToolDisplay, { kind: 'diff' }> }) {
+  return (
+    <pre className="diff" aria-label={`Changes to ${display.path}`}>
+      {display.lines.map((l, i) => (
+        <span
+          key={i}
+          className={`diff-line diff-${l.op === '+' ? 'add' : l.op === '-' ? 'del' : l.op === '@' ? 'hunk' : 'ctx'}`}
+        >
+          {l.op === '@' ? l.text : `${l.op} ${l.text}`}
+          {'\n'}
+        </span>
+      ))}
+    </pre>
+  );
+}
+
+function TodoView({ display }: { display: Extract<ToolDisplay, { kind: 'todos' }> }) {
+  return (
+    <ul className="todos">
+      {display.todos.map((t, i) => (
+        <li key={i} className={`todo todo-${t.status}`}>
+          {t.status === 'completed' ? '☑' : t.status === 'in_progress' ? '▶' : '☐'} {t.content}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * A tool call in the transcript: one compact line (tool, what it works on, state, duration) that
+ * expands to the input, live output and result. Edits show their diff; Read shows the line range.
+ */
+export const ToolCard = memo(function ToolCard({
+  sessionId,
+  block,
+  running,
+}: {
+  sessionId: string;
+  block: ToolUseBlock;
+  running: boolean;
+}) {
+  const result = useTranscripts((s) => s.results[sessionId]?.[block.id]);
+  const progress = useTranscripts((s) => (result ? undefined : s.progress[block.id]));
+  const state = result ? (result.is_error ? 'error' : 'done') : running ? 'running' : 'pending';
+  const display = result?.meta?.display;
+  const detail = displaySummary(display);
+  return (
+    <details
+      className={`tool-card tool-${state}`}
+      data-tool={block.name}
+      data-state={state}
+      open={display?.kind === 'diff' || display?.kind === 'todos' ? true : undefined}
+    >
+      <summary>
+        <span className="tool-state" aria-hidden="true">
+          {state === 'done' ? '✓' : state === 'error' ? '✗' : state === 'running' ? '…' : '·'}
+        </span>
+        <strong className="tool-name">{block.name}</strong>
+        <span className="tool-target">{toolSummary(block)}</span>
+        {detail ? <span className="tool-detail">{detail}</span> : null}
+        {result?.meta ? (
+          <span className="tool-duration">{formatDuration(result.meta.durationMs)}</span>
+        ) : null}
+        <span className="sr-only">{`, ${state}`}</span>
+      </summary>
+      <div className="tool-body">
+        {display?.kind === 'diff' ? <DiffView display={display} /> : null}
+        {display?.kind === 'todos' ? <TodoView display={display} /> : null}
+        <div className="tool-section">
+          <div className="tool-label">Input</div>
+          <pre>{JSON.stringify(block.input, null, 2)}</pre>
+        </div>
+        {progress ? (
+          <div className="tool-section">
+            <div className="tool-label">Output so far</div>
+            <pre className="tool-output">{progress}</pre>
+          </div>
+        ) : null}
+        {result && display?.kind !== 'diff' && display?.kind !== 'todos' ? (
+          <div className="tool-section">
+            <div className="tool-label">{result.is_error ? 'Error' : 'Result'}</div>
+            <pre className="tool-output">{resultText(result)}</pre>
+          </div>
+        ) : null}
+        {result?.is_error && (display?.kind === 'diff' || display?.kind === 'todos') ? (
+          <pre className="tool-output">{resultText(result)}</pre>
+        ) : null}
+        {result?.meta?.savedTo ? <p className="muted">Full output saved to {result.meta.savedTo}</p> : null}
+      </div>
+    </details>
+  );
+});

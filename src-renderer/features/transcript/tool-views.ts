@@ -1,0 +1,58 @@
+import type { ToolDisplay, ToolUseBlock } from '@shared/domain/messages';
+
+const str = (v: unknown) => (typeof v === 'string' ? v : '');
+const base = (p: string) => p.split('/').filter(Boolean).at(-1) ?? p;
+
+/**
+ * The renderer side of each tool (Claude Code's renderToolUse): a one-line summary of a call's input,
+ * keyed by tool name. Unknown tools fall back to their first string argument.
+ */
+const SUMMARIES: Record<string, (input: Record<string, unknown>) => string> = {
+  Read: (i) => {
+    const offset = typeof i['offset'] === 'number' ? i['offset'] : null;
+    const limit = typeof i['limit'] === 'number' ? i['limit'] : null;
+    const range =
+      offset !== null || limit !== null
+        ? ` (from line ${offset ?? 1}${limit !== null ? `, ${limit} lines` : ''})`
+        : '';
+    return `${base(str(i['file_path']))}${range}`;
+  },
+  Write: (i) => base(str(i['file_path'])),
+  Edit: (i) => `${base(str(i['file_path']))}${i['replace_all'] === true ? ' (all occurrences)' : ''}`,
+  Glob: (i) => `${str(i['pattern'])}${i['path'] ? ` in ${str(i['path'])}` : ''}`,
+  Grep: (i) => `/${str(i['pattern'])}/${i['glob'] ? ` in ${str(i['glob'])}` : ''}`,
+  Bash: (i) => str(i['description']) || str(i['command']),
+  TodoWrite: (i) => `${Array.isArray(i['todos']) ? i['todos'].length : 0} items`,
+};
+
+export function toolSummary(block: ToolUseBlock): string {
+  const summarize = SUMMARIES[block.name];
+  if (summarize) return summarize(block.input);
+  const first = Object.values(block.input).find((v) => typeof v === 'string');
+  return typeof first === 'string' ? first : '';
+}
+
+/** A short description of what a result shows, beside the duration (e.g. "lines 1–40 of 200"). */
+export function displaySummary(display: ToolDisplay | undefined): string | null {
+  if (!display) return null;
+  switch (display.kind) {
+    case 'read':
+      return display.totalLines === 0
+        ? 'empty file'
+        : `lines ${display.startLine}–${display.endLine} of ${display.totalLines}`;
+    case 'image':
+      return `image, ${Math.round(display.bytes / 1024)} KB`;
+    case 'diff':
+      return display.created ? `created, ${display.added} lines` : `+${display.added} −${display.removed}`;
+    case 'files':
+      return `${display.count} ${display.count === 1 ? 'match' : 'matches'}${display.truncated ? ' (truncated)' : ''}`;
+    case 'bash':
+      return display.timedOut ? 'timed out' : `exit ${String(display.exitCode)}`;
+    case 'todos':
+      return `${display.todos.filter((t) => t.status === 'completed').length}/${display.todos.length} done`;
+  }
+}
+
+export function formatDuration(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
