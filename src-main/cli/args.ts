@@ -12,12 +12,17 @@ export type Command =
   | { kind: 'version' }
   | { kind: 'desktop' }
   | { kind: 'serve'; port: number | null; host: string; project: string | null }
-  | { kind: 'scripted-api'; scenario: string; port: number };
+  | { kind: 'scripted-api'; scenario: string; port: number }
+  | { kind: 'print'; argv: string[] };
 
 export const USAGE = `Usage:
   carapace                         open the desktop app (serve mode where Electron is missing)
   carapace serve [--port N] [--host 127.0.0.1] [--project DIR]
                                    serve the workspace to a browser (--port 0 picks a free port)
+  carapace -p PROMPT [--output-format text|json|stream-json] [--model M] [--fallback-model M]
+           [--max-turns N] [--permission-mode MODE] [--allowedTools LIST] [--disallowedTools LIST]
+           [--resume ID | --continue] [--append-system-prompt TEXT] [--verbose]
+                                   run one headless turn in this folder and print the result
   carapace scripted-api --scenario FILE [--port N]
                                    run the scripted Messages API (for tests and demos)
   carapace --help | --version`;
@@ -69,6 +74,7 @@ function parseScriptedApi(args: readonly string[]): Command {
 export function parseArgs(argv: readonly string[]): Command {
   const args = [...argv];
   if (args.length === 0 || args[0] === 'desktop') return { kind: 'desktop' };
+  if (args.includes('-p') || args.includes('--print')) return { kind: 'print', argv: args };
   if (args.includes('--help') || args.includes('-h')) return { kind: 'help' };
   if (args.includes('--version') || args.includes('-v')) return { kind: 'version' };
   if (args[0] === 'scripted-api') return parseScriptedApi(args.slice(1));

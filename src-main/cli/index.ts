@@ -8,6 +8,8 @@ import { startScriptedApi } from '../devtools/scripted-api/server';
 import { describeError } from '../platform/errors';
 import { parseArgs, USAGE, UsageError } from './args';
 import { findElectron, hasDisplay, tryDownloadElectron } from './electron-binary';
+import { parsePrintArgs } from './print-args';
+import { runPrint } from './print-command';
 import { runServe } from './serve-command';
 
 /** `carapace` with no command: the desktop app, or serve mode where Electron cannot run. */
@@ -58,6 +60,14 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     case 'desktop':
       return runDesktop();
+    case 'print':
+      return runPrint(parsePrintArgs(command.argv), {
+        stdout: process.stdout,
+        stderr: process.stderr,
+        stdin: process.stdin,
+        env: process.env,
+        cwd: process.cwd(),
+      });
     case 'scripted-api': {
       const api = await startScriptedApi({
         scenario: loadScenarioFile(command.scenario, (f) => readFileSync(f, 'utf8')),
@@ -74,8 +84,18 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+/** Exits once stdout and stderr have flushed: a pipe reader must get the whole result line. */
+function exitAfterFlush(code: number): void {
+  let pending = 2;
+  const done = () => {
+    if (--pending === 0) process.exit(code);
+  };
+  process.stdout.write('', done);
+  process.stderr.write('', done);
+}
+
 main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
+  (code) => exitAfterFlush(code),
   (error: unknown) => {
     if (error instanceof UsageError) {
       console.error(`carapace: ${error.message}\n\n${USAGE}`);

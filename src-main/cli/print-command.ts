@@ -1,0 +1,162 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, realpathSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { DEMO_MODEL_ID } from '@shared/domain/models';
+import { DemoModelClient } from '../devtools/demo';
+import { QueryEngine, type TurnResult } from '../harness/engine/query-engine';
+import { DEFAULT_CLAUDE_MODEL } from '../harness/model/catalog';
+import { DefaultModelRouter } from '../harness/model/router';
+import { MinimalPermissionGate } from '../harness/permissions/gate';
+import { readTranscript, TranscriptWriter } from '../harness/session/transcript-file';
+import { SettingsService } from '../harness/settings/settings-service';
+import { builtinTools } from '../harness/tools/registry';
+import { sanitizeEnv } from '../platform/env';
+import { carapaceHome, dataPaths, projectSlug } from '../platform/paths';
+import { MemorySecretStore } from '../platform/secrets';
+import { silentLogger } from '../platform/logger';
+import { SessionIndex } from '../workspace/session-index';
+import { UsageError } from './args';
+import type { PrintOptions } from './print-args';
+import { resultObject, streamLine } from './print-output';
+
+export interface PrintIo {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  stdin: NodeJS.ReadStream;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+async function readStdin(stdin: NodeJS.ReadStream): Promise<string> {
+  if (stdin.isTTY) return '';
+  const chunks: Buffer[] = [];
+  for await (const chunk of stdin) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Which session file to write: a new one, the one named by --resume, or the newest (--continue). */
+function pickSession(o: PrintOptions, dir: string): { id: string; file: string; resumed: boolean } {
+  if (o.resume !== null) {
+    if (!/^[\w-]{1,100}$/.test(o.resume)) throw new UsageError(`"${o.resume}" is not a session id.`);
+    const file = path.join(dir, `${o.resume}.jsonl`);
+    if (!existsSync(file)) throw new UsageError(`No session ${o.resume} in this project (${dir}).`);
+    return { id: o.resume, file, resumed: true };
+  }
+  if (o.continue) {
+    const newest = new SessionIndex(dir, silentLogger)
+      .list()
+      .sort(
+        (a, b) =>
+          b.meta.updatedAt.localeCompare(a.meta.updatedAt) ||
+          statSync(b.file).mtimeMs - statSync(a.file).mtimeMs,
+      )[0];
+    if (!newest) throw new UsageError('There is no earlier session in this project to continue.');
+    return { id: newest.meta.id, file: newest.file, resumed: true };
+  }
+  const id = randomUUID();
+  return { id, file: path.join(dir, `${id}.jsonl`), resumed: false };
+}
+
+/**
+ * `carapace -p PROMPT`: one headless turn in the current folder, printed as text, json or
+ * stream-json. Nothing here waits for a person: a call that would need approval is refused and listed
+ * in `permission_denials`. Ctrl+C stops the turn and still prints the result. Exit code 0 on success,
+ * 1 on error, 130 when interrupted.
+ */
+export async function runPrint(o: PrintOptions, io: PrintIo): Promise<number> {
+  const started = performance.now();
+  const prompt = (o.prompt ?? (await readStdin(io.stdin))).trim();
+  if (prompt === '') throw new UsageError('-p needs a prompt: as an argument, or on standard input.');
+
+  const paths = dataPaths(carapaceHome(io.env));
+  const projectRoot = realpathSync(io.cwd);
+  const dir = paths.projectDir(projectSlug(projectRoot));
+  mkdirSync(dir, { recursive: true });
+  const session = pickSession(o, dir);
+  const lines = session.resumed ? readTranscript(session.file) : null;
+  for (const problem of lines?.problems ?? [])
+    io.stderr.write(`carapace: transcript ${session.file}: ${problem}\n`);
+
+  const settings = new SettingsService(paths.settingsFile, io.env, new MemorySecretStore());
+  const demo = new DemoModelClient(0);
+  const models = new DefaultModelRouter(settings, demo);
+  const fallbackModel = o.fallbackModel ?? settings.current.fallbackModel;
+  const engine = new QueryEngine({
+    sessionId: session.id,
+    projectRoot,
+    cwd: projectRoot,
+    sessionDir: path.join(dir, session.id),
+    writer: new TranscriptWriter(session.file),
+    model: o.model ?? (settings.demoOnly ? DEMO_MODEL_ID : (settings.current.model ?? DEFAULT_CLAUDE_MODEL)),
+    fallbackModel,
+    permissionMode: o.permissionMode,
+    gate: new MinimalPermissionGate({
+      mode: o.permissionMode,
+      allowedTools: o.allowedTools,
+      disallowedTools: o.disallowedTools,
+    }),
+    tools: builtinTools(),
+    models,
+    toolEnv: sanitizeEnv(io.env),
+    appendSystemPrompt: o.appendSystemPrompt ?? undefined,
+    maxTurns: o.maxTurns ?? undefined,
+  });
+  if (lines) {
+    engine.resume(lines.lines);
+    if (o.model !== null) engine.setModel(o.model);
+  } else engine.start();
+
+  const write = (obj: object) => io.stdout.write(`${JSON.stringify(obj)}\n`);
+  if (o.outputFormat === 'stream-json') {
+    write({
+      type: 'system',
+      subtype: 'init',
+      session_id: session.id,
+      cwd: projectRoot,
+      model: engine.model,
+      permissionMode: o.permissionMode,
+      tools: builtinTools()
+        .map((t) => t.name)
+        .filter((n) => !o.disallowedTools.includes(n)),
+    });
+  }
+
+  let interrupted = false;
+  const onSigint = () => {
+    if (interrupted) process.exit(130);
+    interrupted = true;
+    io.stderr.write('carapace: interrupted; stopping (Ctrl+C again to quit at once)…\n');
+    engine.cancel();
+  };
+  process.on('SIGINT', onSigint);
+  let result: TurnResult;
+  try {
+    const turn = engine.submit(prompt, o.tokenBudget !== null ? { tokenBudget: o.tokenBudget } : {});
+    for (;;) {
+      const next = await turn.next();
+      if (next.done) {
+        result = next.value;
+        break;
+      }
+      const e = next.value;
+      if (e.type === 'item') continue;
+      if (o.outputFormat === 'stream-json') {
+        const line = streamLine(e, session.id, o.verbose);
+        if (line) write(line);
+      } else if (o.verbose && e.type === 'transition')
+        io.stderr.write(`[transition] ${e.transition.reason}: ${e.transition.detail}\n`);
+    }
+  } finally {
+    process.off('SIGINT', onSigint);
+    engine.close();
+    await demo.close();
+  }
+
+  const summary = resultObject(result, engine.cost, Math.round(performance.now() - started));
+  if (o.outputFormat === 'text') {
+    if (summary.is_error) io.stderr.write(`carapace: ${summary.result}\n`);
+    else io.stdout.write(`${summary.result}\n`);
+  } else write(summary);
+  if (result.terminal.reason === 'aborted') return 130;
+  return summary.is_error ? 1 : 0;
+}
