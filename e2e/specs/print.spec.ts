@@ -145,7 +145,7 @@ test('carapace -p runs a multi-turn tool scenario and prints the json result, pr
       (result['modelUsage'] as Record<string, { costUSD: number }>)['claude-sonnet-4-5']?.costUSD,
     ).toBeCloseTo(expected, 6);
     // The parallel Read and Grep both reached the model, in the order it asked.
-    const third = JSON.stringify(c.api.requests[2]?.body.messages.at(-1));
+    const third = JSON.stringify(c.api.requests[2]?.body.messages?.at(-1));
     expect(third.indexOf('"t2"')).toBeLessThan(third.indexOf('"t3"'));
   } finally {
     await teardown(c);
