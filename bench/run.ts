@@ -1,8 +1,10 @@
 /** `npm run bench`: every benchmark, one after another; figures printed and saved under bench/results/. */
+import { benchHarness } from './harness.bench';
 import { benchUiStreaming, saveResult } from './ui-streaming.bench';
 
 const benches: Record<string, () => Promise<{ name: string }>> = {
   'ui-streaming': benchUiStreaming,
+  harness: benchHarness,
 };
 
 const only = process.argv.slice(2);

@@ -254,15 +254,13 @@ test('kill -9 mid-stream: the transcript parses up to its last complete line and
 
     const raw = readFileSync(c.sessionFile(sessionId), 'utf8');
     const complete = raw.endsWith('\n') ? raw.slice(0, -1) : raw.slice(0, raw.lastIndexOf('\n'));
-    const lines = complete
-      .split('\n')
-      .map(
-        (l) =>
-          JSON.parse(l) as {
-            type: string;
-            item?: { kind: string; role?: string; content?: { text?: string }[] };
-          },
-      );
+    const lines = complete.split('\n').map(
+      (l) =>
+        JSON.parse(l) as {
+          type: string;
+          item?: { kind: string; role?: string; content?: { text?: string }[] };
+        },
+    );
     // Everything up to the message being streamed is there: the second prompt survived, its reply did not.
     const texts = lines.flatMap((l) =>
       l.item?.kind === 'message' ? [l.item.content?.map((b) => b.text ?? '').join('') ?? ''] : [],

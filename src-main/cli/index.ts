@@ -3,14 +3,16 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pkg from '../../package.json';
-import { loadScenarioFile } from '../devtools/scripted-api/scenario';
-import { startScriptedApi } from '../devtools/scripted-api/server';
 import { describeError } from '../platform/errors';
 import { parseArgs, USAGE, UsageError } from './args';
 import { findElectron, hasDisplay, tryDownloadElectron } from './electron-binary';
-import { parsePrintArgs } from './print-args';
-import { runPrint } from './print-command';
-import { runServe } from './serve-command';
+
+// Commands load their modules when run (the SDK, zod schemas, the server…), so `--version`, `--help`
+// and a bad argument answer at once, and each command pays only for what it uses.
+const loadServe = () => import('./serve-command');
+
+/** This file is out/main/cli.js: the renderer build sits beside out/main. */
+const RENDERER_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../renderer');
 
 /** `carapace` with no command: the desktop app, or serve mode where Electron cannot run. */
 async function runDesktop(): Promise<number> {
@@ -32,12 +34,15 @@ async function runDesktop(): Promise<number> {
     console.error(
       `${prefix}${reason ?? 'Electron is unavailable'}; starting serve mode instead — open the URL below in a browser.`,
     );
-    await runServe({
+    await (
+      await loadServe()
+    ).runServe({
       port: null,
       host: '127.0.0.1',
       project: null,
       version: pkg.version,
       portFallback: true,
+      rendererDir: RENDERER_DIR,
     });
     return 0;
   }
@@ -56,11 +61,15 @@ async function main(argv: string[]): Promise<number> {
       console.log(pkg.version);
       return 0;
     case 'serve':
-      await runServe({ ...command, version: pkg.version });
+      await (await loadServe()).runServe({ ...command, version: pkg.version, rendererDir: RENDERER_DIR });
       return 0;
     case 'desktop':
       return runDesktop();
-    case 'print':
+    case 'print': {
+      const [{ parsePrintArgs }, { runPrint }] = await Promise.all([
+        import('./print-args'),
+        import('./print-command'),
+      ]);
       return runPrint(parsePrintArgs(command.argv), {
         stdout: process.stdout,
         stderr: process.stderr,
@@ -68,7 +77,12 @@ async function main(argv: string[]): Promise<number> {
         env: process.env,
         cwd: process.cwd(),
       });
+    }
     case 'scripted-api': {
+      const [{ loadScenarioFile }, { startScriptedApi }] = await Promise.all([
+        import('../devtools/scripted-api/scenario'),
+        import('../devtools/scripted-api/server'),
+      ]);
       const api = await startScriptedApi({
         scenario: loadScenarioFile(command.scenario, (f) => readFileSync(f, 'utf8')),
         port: command.port,

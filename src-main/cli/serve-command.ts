@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createCarapace } from '../compose';
 import { describeError, errnoCode } from '../platform/errors';
 import { createConsoleLogger } from '../platform/logger';
@@ -17,17 +16,14 @@ export interface ServeCommandOptions {
   version: string;
   /** When the default port is taken, use a free one instead of failing (the `npm start` fallback). */
   portFallback?: boolean;
-}
-
-function rendererDir(): string {
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  return path.resolve(here, '../renderer');
+  /** The built renderer (out/renderer). */
+  rendererDir: string;
 }
 
 /** Runs serve mode until SIGINT/SIGTERM; prints exactly one line to stdout: the URL. */
 export async function runServe(options: ServeCommandOptions): Promise<void> {
   const logger = createConsoleLogger('carapace serve');
-  const dir = rendererDir();
+  const dir = options.rendererDir;
   if (!existsSync(path.join(dir, 'index.html'))) {
     throw new UsageError(`The renderer is not built (${dir} is missing); run "npm run build" first.`);
   }
