@@ -323,6 +323,10 @@ export class QueryEngine {
             model: streaming.model,
           });
         }
+        // No one is listening any more: close the transcript here, without yielding.
+        const closing = closeDanglingToolUses(this.items);
+        if (closing) this.record(closing);
+        this.saveCost();
       }
       this.running = null;
     }
@@ -331,7 +335,7 @@ export class QueryEngine {
       this.record(closing);
       yield { type: 'item', item: closing };
     }
-    this.options.writer.append({ type: 'cost', snapshot: this.cost.snapshot(), at: now() });
+    this.saveCost();
     return {
       sessionId: this.sessionId,
       terminal,
@@ -343,6 +347,10 @@ export class QueryEngine {
       permissionDenials: denials,
       error,
     };
+  }
+
+  private saveCost(): void {
+    this.options.writer.append({ type: 'cost', snapshot: this.cost.snapshot(), at: now() });
   }
 
   /** Appends an item to the transcript (memory and disk) and, for messages, to the context window. */

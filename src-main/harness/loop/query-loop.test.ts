@@ -322,3 +322,32 @@ describe('queryLoop transitions and terminals, through the real SDK', () => {
     expect(t.api.requests).toHaveLength(1);
   });
 });
+
+describe('closing the engine generator', () => {
+  it('.return() mid-tool aborts the request and the tools and leaves a consistent transcript', async () => {
+    const t = await testEngine({ steps: [{ reply: { content: [text('Running it.'), toolUse('Bash', { command: 'sleep 30' })], stop_reason: 'tool_use' } }] });
+    const gen = t.engine.submit('run the long thing');
+    for (;;) {
+      const next = await gen.next();
+      if (next.done) throw new Error('ended before the tool started');
+      if (next.value.type === 'tool_start') break;
+    }
+    const started = Date.now();
+    await gen.return(undefined as never);
+    // The sleep was killed, not waited for.
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(t.engine.busy).toBe(false);
+    const items = t.lines().lines.flatMap((l) => (l.type === 'item' && l.item.kind === 'message' ? [l.item] : []));
+    const uses = items.flatMap((m) => m.content.filter((b) => b.type === 'tool_use'));
+    const results = items.flatMap((m) => m.content.filter((b) => b.type === 'tool_result'));
+    expect(uses).toHaveLength(1);
+    expect(results).toHaveLength(1);
+    expect(results[0]).toMatchObject({ is_error: true });
+    // The next turn works on the same engine.
+    t.api.setScenario({ steps: [{ reply: { content: [text('fresh start')] } }] });
+    const next = await t.run('again');
+    expect(next.result.text).toBe('fresh start');
+    const sent = t.api.requests.at(-1)?.body.messages ?? [];
+    expect(JSON.stringify(sent)).toContain('tool_result');
+  });
+});
