@@ -76,10 +76,15 @@ export const ToolCard = memo(function ToolCard({
       <div className="tool-body">
         {display?.kind === 'diff' ? <DiffView display={display} /> : null}
         {display?.kind === 'todos' ? <TodoView display={display} /> : null}
-        <div className="tool-section">
-          <div className="tool-label">Input</div>
+        <details
+          className="tool-section tool-input"
+          open={
+            display === undefined || (display.kind !== 'diff' && display.kind !== 'todos') ? true : undefined
+          }
+        >
+          <summary className="tool-label">Input</summary>
           <pre>{JSON.stringify(block.input, null, 2)}</pre>
-        </div>
+        </details>
         {progress ? (
           <div className="tool-section">
             <div className="tool-label">Output so far</div>
