@@ -325,7 +325,16 @@ describe('queryLoop transitions and terminals, through the real SDK', () => {
 
 describe('closing the engine generator', () => {
   it('.return() mid-tool aborts the request and the tools and leaves a consistent transcript', async () => {
-    const t = await testEngine({ steps: [{ reply: { content: [text('Running it.'), toolUse('Bash', { command: 'sleep 30' })], stop_reason: 'tool_use' } }] });
+    const t = await testEngine({
+      steps: [
+        {
+          reply: {
+            content: [text('Running it.'), toolUse('Bash', { command: 'sleep 30' })],
+            stop_reason: 'tool_use',
+          },
+        },
+      ],
+    });
     const gen = t.engine.submit('run the long thing');
     for (;;) {
       const next = await gen.next();
@@ -337,7 +346,9 @@ describe('closing the engine generator', () => {
     // The sleep was killed, not waited for.
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(t.engine.busy).toBe(false);
-    const items = t.lines().lines.flatMap((l) => (l.type === 'item' && l.item.kind === 'message' ? [l.item] : []));
+    const items = t
+      .lines()
+      .lines.flatMap((l) => (l.type === 'item' && l.item.kind === 'message' ? [l.item] : []));
     const uses = items.flatMap((m) => m.content.filter((b) => b.type === 'tool_use'));
     const results = items.flatMap((m) => m.content.filter((b) => b.type === 'tool_result'));
     expect(uses).toHaveLength(1);

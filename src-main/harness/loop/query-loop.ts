@@ -83,6 +83,19 @@ function assistantItem(
   return item;
 }
 
+/** The final usage of one API response (billed whether its message is kept or withdrawn). */
+function usageEvent(message: AccumulatedMessage, model: string, durationMs: number): LoopEvent {
+  return {
+    type: 'usage',
+    model: message.model ?? model,
+    apiId: message.id,
+    usage: message.usage,
+    cacheWrite1hTokens: message.cacheWrite1hTokens,
+    webSearchRequests: message.webSearchRequests,
+    durationMs,
+  };
+}
+
 function terminal(reason: Terminal['reason'], detail: string, error?: DescribedApiError): Terminal {
   return error ? { reason, detail, error } : { reason, detail };
 }
@@ -265,16 +278,7 @@ export async function* queryLoop(params: QueryParams): AsyncGenerator<LoopEvent,
             params.signal,
           );
           if (compacted.response?.complete) {
-            const r = compacted.response;
-            yield {
-              type: 'usage',
-              model: r.model ?? model,
-              apiId: r.id,
-              usage: r.usage,
-              cacheWrite1hTokens: r.cacheWrite1hTokens,
-              webSearchRequests: r.webSearchRequests,
-              durationMs: compacted.ok ? compacted.durationMs : 0,
-            };
+            yield usageEvent(compacted.response, model, compacted.ok ? compacted.durationMs : 0);
           }
           if (compacted.ok) {
             yield {
@@ -300,15 +304,7 @@ export async function* queryLoop(params: QueryParams): AsyncGenerator<LoopEvent,
       }
 
       const { itemId, message, executor, denials } = result;
-      yield {
-        type: 'usage',
-        model: message.model ?? model,
-        apiId: message.id,
-        usage: message.usage,
-        cacheWrite1hTokens: message.cacheWrite1hTokens,
-        webSearchRequests: message.webSearchRequests,
-        durationMs: result.durationMs,
-      };
+      yield usageEvent(message, model, result.durationMs);
       state.budget = {
         ...state.budget,
         outputTokens: state.budget.outputTokens + message.usage.outputTokens,

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { globToRegExp } from './glob-pattern';
 import { resolveToolPath } from './paths';
 import description from './prompts/glob.md?raw';
-import { findRipgrep, mtimeOf, runRipgrep, walkFiles } from './ripgrep';
+import { findRipgrep, newestFirst, runRipgrep, walkFiles } from './ripgrep';
 import { buildTool, type ToolOutput } from './tool';
 
 const MAX_RESULTS = 100;
@@ -39,10 +39,7 @@ export const GlobTool = buildTool({
       files = walkFiles(root, ctx.abortSignal).filter((f) => re.test(f));
     }
     const absolute = files.map((f) => path.resolve(root, f));
-    const sorted = absolute
-      .map((f) => ({ f, t: mtimeOf(f) }))
-      .sort((a, b) => b.t - a.t || a.f.localeCompare(b.f))
-      .map((x) => x.f);
+    const sorted = newestFirst(absolute);
     const truncated = sorted.length > MAX_RESULTS;
     const shown = sorted.slice(0, MAX_RESULTS);
     const text =

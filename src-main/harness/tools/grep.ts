@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { globToRegExp } from './glob-pattern';
 import { resolveToolPath } from './paths';
 import description from './prompts/grep.md?raw';
-import { findRipgrep, mtimeOf, runRipgrep, walkFiles } from './ripgrep';
+import { findRipgrep, isRegularFile, newestFirst, runRipgrep, walkFiles } from './ripgrep';
 import { buildTool, type ToolOutput } from './tool';
 
 const inputSchema = z.strictObject({
@@ -110,21 +110,16 @@ export const GrepTool = buildTool({
   async *call(input, ctx): AsyncGenerator<never, ToolOutput> {
     const target = resolveToolPath(input.path ?? '.', ctx.cwd);
     const mode = input.output_mode ?? 'files_with_matches';
+    // Paths in the output are relative to this folder (the file's own, when searching one file).
+    const isFile = isRegularFile(target);
+    const base = isFile ? path.dirname(target) : target;
     let lines: string[];
     const rg = findRipgrep(ctx.env);
     if (rg) {
-      const isFile = (() => {
-        try {
-          return statSync(target).isFile();
-        } catch {
-          return false;
-        }
-      })();
-      const cwd = isFile ? path.dirname(target) : target;
       const result = await runRipgrep(
         rg,
         [...ripgrepArgs(input, mode), isFile ? path.basename(target) : '.'],
-        cwd,
+        base,
         ctx.abortSignal,
       );
       if (result.code === 2)
@@ -140,20 +135,7 @@ export const GrepTool = buildTool({
         return { content: `Grep failed: ${(error as Error).message}`, isError: true };
       }
     }
-    const base = (() => {
-      try {
-        return statSync(target).isFile() ? path.dirname(target) : target;
-      } catch {
-        return target;
-      }
-    })();
-    if (mode === 'files_with_matches') {
-      lines = lines
-        .map((f) => path.resolve(base, f))
-        .map((f) => ({ f, t: mtimeOf(f) }))
-        .sort((a, b) => b.t - a.t || a.f.localeCompare(b.f))
-        .map((x) => x.f);
-    }
+    if (mode === 'files_with_matches') lines = newestFirst(lines.map((f) => path.resolve(base, f)));
     const total = lines.length;
     if (input.head_limit !== undefined) lines = lines.slice(0, input.head_limit);
     if (total === 0)

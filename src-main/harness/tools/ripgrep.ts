@@ -74,10 +74,26 @@ export function walkFiles(root: string, signal: AbortSignal, limit = 200_000): s
   return out;
 }
 
-export function mtimeOf(file: string): number {
+function mtimeOf(file: string): number {
   try {
     return statSync(file).mtimeMs;
   } catch {
     return 0;
+  }
+}
+
+/** Absolute paths, most recently modified first (ties by name): how Glob and Grep list files. */
+export function newestFirst(files: readonly string[]): string[] {
+  return files
+    .map((f) => ({ f, t: mtimeOf(f) }))
+    .sort((a, b) => b.t - a.t || a.f.localeCompare(b.f))
+    .map((x) => x.f);
+}
+
+export function isRegularFile(p: string): boolean {
+  try {
+    return statSync(p).isFile();
+  } catch {
+    return false;
   }
 }
