@@ -4,7 +4,7 @@ import type { SessionActivity, SessionSummary } from '@shared/domain/session';
 import type { EngineEvent, QueryEngine } from '../harness/engine/query-engine';
 import type { Logger } from '../platform/logger';
 import type { EventHub } from './event-hub';
-import { autoTitle, costKindOf, type SessionMeta } from './session-meta';
+import { autoTitle, costKindOf, lastActivity, type SessionMeta } from './session-meta';
 
 const now = () => new Date().toISOString();
 
@@ -34,7 +34,6 @@ export class LiveSession {
   title: string;
   titled: boolean;
   readonly createdAt: string;
-  updatedAt: string;
   permissionMode: PermissionMode;
   activity: SessionActivity = 'idle';
   lastError: string | null = null;
@@ -49,7 +48,6 @@ export class LiveSession {
     this.title = init.meta.title;
     this.titled = init.meta.titled;
     this.createdAt = init.meta.createdAt;
-    this.updatedAt = init.meta.updatedAt;
     this.permissionMode = init.meta.permissionMode;
   }
 
@@ -70,7 +68,7 @@ export class LiveSession {
       model: this.engine.model,
       permissionMode: this.permissionMode,
       createdAt: this.createdAt,
-      updatedAt: this.updatedAt,
+      updatedAt: lastActivity(this.engine.items, this.createdAt),
       messageCount: messages.length,
       usage: this.engine.cost.totalUsage(),
       costUsd: this.engine.cost.totalCostUsd,
@@ -225,7 +223,6 @@ export class LiveSession {
       hub.emit('transcript.appended', { sessionId: this.id, item: notice });
     } finally {
       this.streaming = null;
-      this.updatedAt = now();
       this.activity = this.lastError !== null ? 'error' : 'idle';
       this.changed();
       this.init.onChanged(this);

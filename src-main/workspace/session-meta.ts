@@ -62,6 +62,12 @@ export function costKindOf(tracker: CostTracker, model: string): CostKind {
   }).kind;
 }
 
+/** When a session last had a message (its creation time if none): live sessions and rebuilds agree. */
+export function lastActivity(items: readonly TranscriptItem[], createdAt: string): string {
+  const last = items.findLast((i) => i.kind === 'message')?.createdAt;
+  return last === undefined || last < createdAt ? createdAt : last;
+}
+
 /** Rebuilds a session's list entry from its transcript lines alone. */
 export function metaFromLines(
   file: string,
@@ -71,7 +77,6 @@ export function metaFromLines(
   const id = path.basename(file, '.jsonl');
   let model = 'unknown';
   let createdAt = fallbackTime;
-  let updatedAt: string | null = null;
   let title: string | null = null;
   let mode: PermissionMode = 'default';
   const items: TranscriptItem[] = [];
@@ -83,7 +88,6 @@ export function metaFromLines(
       createdAt = line.createdAt;
     } else if (line.type === 'item') {
       items.push(line.item);
-      updatedAt = line.item.createdAt;
     } else if (line.type === 'title') title = line.title;
     else if (line.type === 'model') model = line.model;
     else if (line.type === 'mode') mode = line.mode;
@@ -102,8 +106,7 @@ export function metaFromLines(
     model,
     permissionMode: mode,
     createdAt,
-    // Last message time; a session with none was last touched when it was created.
-    updatedAt: updatedAt === null || updatedAt < createdAt ? createdAt : updatedAt,
+    updatedAt: lastActivity(items, createdAt),
     messageCount: items.filter(
       (i) =>
         i.kind === 'message' && (i.origin === undefined || i.origin === 'user' || i.role === 'assistant'),
