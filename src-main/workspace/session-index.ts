@@ -30,8 +30,14 @@ export class SessionIndex {
     this.data = read.kind === 'ok' ? read.value : { version: 1, sessions: {} };
   }
 
-  /** Every session in the folder, re-reading only transcripts that changed since they were indexed. */
-  list(): { meta: SessionMeta; file: string }[] {
+  /**
+   * Every session in the folder, re-reading only transcripts that changed since they were indexed.
+   * `known` answers for sessions already in memory (their files change with every message), so those
+   * are never re-parsed.
+   */
+  list(
+    known: (id: string) => SessionMeta | undefined = () => undefined,
+  ): { meta: SessionMeta; file: string }[] {
     let names: string[];
     try {
       names = readdirSync(this.dir).filter((n) => n.endsWith('.jsonl'));
@@ -49,6 +55,21 @@ export class SessionIndex {
       try {
         stat = statSync(file);
       } catch {
+        continue;
+      }
+      const live = known(id);
+      if (live) {
+        const prev = this.data.sessions[id];
+        if (
+          !prev ||
+          prev.size !== stat.size ||
+          prev.mtimeMs !== stat.mtimeMs ||
+          JSON.stringify(prev.meta) !== JSON.stringify(live)
+        ) {
+          this.data.sessions[id] = { meta: live, size: stat.size, mtimeMs: stat.mtimeMs };
+          changed = true;
+        }
+        out.push({ meta: live, file });
         continue;
       }
       const cached = this.data.sessions[id];

@@ -64,7 +64,7 @@ export class SessionManager {
   list(projectId: string): SessionSummary[] {
     this.deps.projects.get(projectId);
     const out = new Map<string, SessionSummary>();
-    for (const { meta, file } of this.index(projectId).list()) {
+    for (const { meta, file } of this.index(projectId).list((id) => this.live.get(id)?.meta())) {
       this.known.set(meta.id, { projectId, file });
       const { titled: _titled, ...rest } = meta;
       out.set(meta.id, { ...rest, projectId, activity: 'idle', waitingForUser: false, lastError: null });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { diffLines } from './diff';
+import { diffLines, MAX_DIFF_LINES } from './diff';
 
 describe('diffLines', () => {
   it('shows a change with three lines of context and a header for the skipped start', () => {
@@ -28,6 +28,13 @@ describe('diffLines', () => {
       added: 2,
       removed: 0,
     });
+  });
+
+  it('keeps at most MAX_DIFF_LINES lines for display, but counts every change', () => {
+    const d = diffLines('', Array.from({ length: 1000 }, (_, i) => `line ${i}`).join('\n'));
+    expect(d.lines).toHaveLength(MAX_DIFF_LINES + 1);
+    expect(d.lines.at(-1)).toEqual({ op: '@', text: '@@ 600 more diff lines not shown @@' });
+    expect(d.added).toBe(1000);
   });
 
   it('finds inserted lines inside a block rather than replacing the block', () => {

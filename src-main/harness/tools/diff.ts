@@ -4,6 +4,8 @@ export interface DiffLine {
 }
 
 const CONTEXT = 3;
+/** Lines a diff keeps for display: a rewrite of a huge file must not bloat the transcript. */
+export const MAX_DIFF_LINES = 400;
 /** Past this many changed lines on each side, skip the LCS and show a plain replace. */
 const LCS_LIMIT = 2000;
 
@@ -78,8 +80,15 @@ export function diffLines(
     }
     if (line.op !== '+') oldLine++;
   });
+  const shown =
+    lines.length > MAX_DIFF_LINES
+      ? [
+          ...lines.slice(0, MAX_DIFF_LINES),
+          { op: '@' as const, text: `@@ ${lines.length - MAX_DIFF_LINES} more diff lines not shown @@` },
+        ]
+      : lines;
   return {
-    lines,
+    lines: shown,
     added: ops.filter((l) => l.op === '+').length,
     removed: ops.filter((l) => l.op === '-').length,
   };
