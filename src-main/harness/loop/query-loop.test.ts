@@ -39,6 +39,12 @@ describe('queryLoop transitions and terminals, through the real SDK', () => {
     expect(transitions).toEqual(['next_turn']);
     expect(result.terminal.reason).toBe('completed');
     expect(result.text).toBe('It says hello.');
+    // Tools went to the API as JSON Schema generated from their zod input schemas.
+    const read = t.api.requests[0]?.body.tools?.find((tool) => tool.name === 'Read') as
+      | { input_schema?: { type: string; properties: Record<string, unknown>; required: string[] } }
+      | undefined;
+    expect(read?.input_schema).toMatchObject({ type: 'object', required: ['file_path'] });
+    expect(Object.keys(read?.input_schema?.properties ?? {})).toEqual(['file_path', 'offset', 'limit']);
     const second = t.api.requests[1]?.body.messages ?? [];
     expect(second.at(-1)).toMatchObject({
       role: 'user',
