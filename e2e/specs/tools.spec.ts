@@ -80,15 +80,15 @@ test('tool calls show as cards: Read with its range, Edit with its diff; the fil
 
   const read = log.locator('[data-tool="Read"]');
   await expect(read).toHaveAttribute('data-state', 'done');
-  await expect(read.locator('summary')).toContainText('greeting.txt');
-  await expect(read.locator('summary')).toContainText('lines 1–2 of 2');
+  await expect(read.locator(':scope > summary')).toContainText('greeting.txt');
+  await expect(read.locator(':scope > summary')).toContainText('lines 1–2 of 2');
   await expect(read.locator('.tool-duration')).toHaveText(/\d+ ms|\d+\.\d s/);
-  await read.locator('summary').click();
+  await read.locator(':scope > summary').click();
   await expect(read.locator('.tool-output')).toContainText('1\thello wrld');
 
   const edit = log.locator('[data-tool="Edit"]');
   await expect(edit).toHaveAttribute('data-state', 'done');
-  await expect(edit.locator('summary')).toContainText('+1 −1');
+  await expect(edit.locator(':scope > summary')).toContainText('+1 −1');
   await expect(edit.locator('.diff-del')).toHaveText('- hello wrld');
   await expect(edit.locator('.diff-add')).toHaveText('+ hello world');
   expect(readFileSync(path.join(project, 'greeting.txt'), 'utf8')).toBe('hello world\nbye\n');
@@ -104,7 +104,7 @@ test('in the default mode an edit is refused with a reason the card shows', asyn
   const log = page.getByRole('log', { name: 'Transcript' });
   const edit = log.locator('[data-tool="Edit"]');
   await expect(edit).toHaveAttribute('data-state', 'error');
-  await edit.locator('summary').click();
+  await edit.locator(':scope > summary').click();
   await expect(edit).toContainText('Permission to use Edit was denied');
   expect(readFileSync(path.join(project, 'greeting.txt'), 'utf8')).toBe('hello wrld\n');
 });
@@ -117,8 +117,8 @@ test('Stop interrupts a running command; its card says so and the session is usa
   await send(page, 'wait a while');
   const card = page.getByRole('log').locator('[data-tool="Bash"]');
   await expect(card).toHaveAttribute('data-state', 'running');
-  await expect(card.locator('summary')).toContainText('Wait half a minute');
-  await card.locator('summary').click();
+  await expect(card.locator(':scope > summary')).toContainText('Wait half a minute');
+  await card.locator(':scope > summary').click();
   await expect(card.locator('.tool-output')).toContainText('started');
   await page.getByRole('button', { name: 'Stop' }).click();
   await expect(card).toHaveAttribute('data-state', 'error');
