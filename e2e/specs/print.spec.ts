@@ -301,7 +301,8 @@ test('Ctrl+C stops the turn and still prints the result; --continue picks up the
   try {
     const run = runCli(['-p', 'slow', '--output-format', 'json'], c.env, c.project);
     await expect.poll(() => c.api.requests.length, { timeout: 10_000 }).toBe(1);
-    await new Promise((r) => setTimeout(r, 200));
+    // The reply streams for ~10 s; half a second in, several words have arrived.
+    await new Promise((r) => setTimeout(r, 500));
     run.child.kill('SIGINT');
     expect(await run.exit).toBe(130);
     const result = JSON.parse(run.stdout()) as {

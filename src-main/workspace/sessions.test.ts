@@ -237,7 +237,8 @@ describe('SessionManager', () => {
     const session = workspace.createSession(workspace.open(t.project).project.id);
     sessions.send(session.id, 'long please');
     expect(() => sessions.send(session.id, 'again')).toThrow(/still working/);
-    await new Promise((r) => setTimeout(r, 150));
+    // Stop once text is flowing (not after a guessed delay): the partial reply must have content.
+    await expect.poll(() => events.some((e) => e.event === 'stream.batch'), { timeout: 10_000 }).toBe(true);
     expect(sessions.stop(session.id)).toEqual({ stopped: true });
     await settled(events, session.id);
     const reply = sessions
