@@ -1,6 +1,26 @@
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
+import type { Plugin } from 'vite';
+
+const require = createRequire(import.meta.url);
+
+/** Copies the tree-sitter runtime and the bash grammar next to the main bundle (out/main/wasm). */
+function copyBashWasm(): Plugin {
+  return {
+    name: 'carapace:copy-bash-wasm',
+    apply: 'build',
+    writeBundle(options) {
+      const dir = resolve(options.dir ?? 'out/main', 'wasm');
+      mkdirSync(dir, { recursive: true });
+      for (const file of ['web-tree-sitter/web-tree-sitter.wasm', 'tree-sitter-bash/tree-sitter-bash.wasm']) {
+        copyFileSync(require.resolve(file), resolve(dir, file.split('/')[1] ?? file));
+      }
+    },
+  };
+}
 
 const alias = {
   '@shared': resolve(import.meta.dirname, 'src-shared'),
@@ -10,6 +30,7 @@ const alias = {
 export default defineConfig({
   main: {
     resolve: { alias },
+    plugins: [copyBashWasm()],
     build: {
       outDir: 'out/main',
       rolldownOptions: {
