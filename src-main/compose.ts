@@ -11,7 +11,7 @@ import { createHandlers } from './ipc/handlers';
 import { IpcRouter } from './ipc/router';
 import type { FolderPicker, Services } from './ipc/services';
 import type { Logger } from './platform/logger';
-import { carapaceHome, dataPaths } from './platform/paths';
+import { carapaceHome, dataPaths, managedSettingsFile } from './platform/paths';
 import type { SecretStore } from './platform/secrets';
 import { EventHub } from './workspace/event-hub';
 import { ProjectRegistry } from './workspace/projects';
@@ -68,6 +68,11 @@ export function createCarapace(options: CarapaceOptions): Carapace {
       settings.demoOnly ? DEMO_MODEL_ID : (settings.current.model ?? DEFAULT_CLAUDE_MODEL),
     fallbackModel: () => settings.current.fallbackModel,
     maxRetries: retriesFrom(options.env),
+    permissionLocations: (projectRoot) => ({
+      home: paths.home,
+      projectRoot,
+      policyFile: managedSettingsFile(options.env),
+    }),
   });
   const workspace = new WorkspaceService(projects, sessions, new TabsStore(projectDir), hub);
   settings.onDidChange((view) => hub.emit('settings.changed', { settings: view }));

@@ -15,6 +15,10 @@ import type { ScenarioInput } from '../../src-main/devtools/scripted-api/scenari
 import { projectSlug } from '../../src-main/platform/paths';
 import { cliEnv, runCli } from '../fixtures/cli';
 
+const corpus = JSON.parse(
+  readFileSync(path.resolve(import.meta.dirname, '../../src-main/harness/bash/corpus.json'), 'utf8'),
+) as Record<'read-only' | 'writes' | 'hides-a-write', string[]>;
+
 interface Ctx {
   api: ScriptedApi;
   home: string;
@@ -317,6 +321,40 @@ test('Ctrl+C stops the turn and still prints the result; --continue picks up the
     expect(JSON.parse(next.stdout())).toMatchObject({ session_id: result.session_id, result: 'continued' });
     // The interrupted partial reply was kept and went back to the model.
     expect(JSON.stringify(c.api.requests.at(-1)?.body.messages)).toContain('word word');
+  } finally {
+    await teardown(c);
+  }
+});
+
+test('-p in default mode: read-only commands run, the rest is refused and listed; no corpus command that hides a write leaves a trace', async () => {
+  const hidden = corpus['hides-a-write'];
+  const readOnly = ['ls', 'echo visible output', 'cat notes.txt', 'wc -l notes.txt'];
+  const uses = [...readOnly, ...hidden].map((command, i) => use(`b${i}`, 'Bash', { command }));
+  const c = await setup({
+    steps: [
+      { reply: { content: [text('Trying everything.'), ...uses], stop_reason: 'tool_use' } },
+      { reply: { content: [text('done')] } },
+    ],
+  });
+  try {
+    writeFileSync(path.join(c.project, 'notes.txt'), 'one\ntwo\n');
+    const run = runCli(
+      ['-p', 'try them all', '--output-format', 'json', '--permission-mode', 'default'],
+      c.env,
+      c.project,
+    );
+    expect(await run.exit).toBe(0);
+    const result = JSON.parse(run.stdout()) as {
+      permission_denials: { tool_use_id: string; tool_input: { command: string } }[];
+    };
+    const denied = result.permission_denials.map((d) => d.tool_input.command).sort();
+    expect(denied).toEqual([...hidden].sort());
+    expect(existsSync(path.join(c.project, 'pwned'))).toBe(false);
+    // The read-only ones ran, and their output went back to the model.
+    const sent = JSON.stringify(c.api.requests[1]?.body.messages);
+    expect(sent).toContain('visible output');
+    expect(sent).toContain('one\\ntwo');
+    expect(sent).toContain('needs approval and nobody can be asked here');
   } finally {
     await teardown(c);
   }

@@ -10,7 +10,8 @@ export interface PrintOptions {
   model: string | null;
   fallbackModel: string | null;
   maxTurns: number | null;
-  permissionMode: PermissionMode;
+  /** Null: the settings' `permissions.defaultMode`, else `default`. */
+  permissionMode: PermissionMode | null;
   allowedTools: string[];
   disallowedTools: string[];
   resume: string | null;
@@ -55,7 +56,7 @@ export function parsePrintArgs(argv: readonly string[]): PrintOptions {
     model: null,
     fallbackModel: null,
     maxTurns: null,
-    permissionMode: 'default',
+    permissionMode: null,
     allowedTools: [],
     disallowedTools: [],
     resume: null,

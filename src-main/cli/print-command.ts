@@ -6,12 +6,14 @@ import { DemoModelClient } from '../devtools/demo';
 import { QueryEngine, type TurnResult } from '../harness/engine/query-engine';
 import { DEFAULT_CLAUDE_MODEL } from '../harness/model/catalog';
 import { DefaultModelRouter } from '../harness/model/router';
-import { MinimalPermissionGate } from '../harness/permissions/gate';
+import { createSessionGate } from '../harness/permissions/session-gate';
+import { loadPermissionSources } from '../harness/permissions/settings-sources';
 import { readTranscript, TranscriptWriter } from '../harness/session/transcript-file';
 import { SettingsService } from '../harness/settings/settings-service';
 import { builtinTools } from '../harness/tools/registry';
 import { sanitizeEnv } from '../platform/env';
-import { carapaceHome, dataPaths, projectSlug } from '../platform/paths';
+import { carapaceHome, dataPaths, managedSettingsFile, projectSlug } from '../platform/paths';
+import { homedir } from 'node:os';
 import { MemorySecretStore } from '../platform/secrets';
 import { silentLogger } from '../platform/logger';
 import { SessionIndex } from '../workspace/session-index';
@@ -81,6 +83,28 @@ export async function runPrint(o: PrintOptions, io: PrintIo): Promise<number> {
   const demo = new DemoModelClient(0);
   const models = new DefaultModelRouter(settings, demo);
   const fallbackModel = o.fallbackModel ?? settings.current.fallbackModel;
+  const locations = {
+    home: paths.home,
+    projectRoot,
+    policyFile: managedSettingsFile(io.env),
+    cli: {
+      allowedTools: o.allowedTools,
+      disallowedTools: o.disallowedTools,
+      permissionMode: o.permissionMode,
+    },
+  };
+  const sources = loadPermissionSources(locations);
+  for (const problem of sources.problems) io.stderr.write(`carapace: ${problem}\n`);
+  const mode = o.permissionMode ?? sources.defaultMode ?? 'default';
+  // Print mode never waits for a person: what would need approval is refused and reported.
+  const gate = createSessionGate({
+    sessionId: session.id,
+    locations,
+    mode: () => mode,
+    sandboxActive: () => false,
+    handler: null,
+    home: homedir(),
+  });
   const engine = new QueryEngine({
     sessionId: session.id,
     projectRoot,
@@ -89,12 +113,8 @@ export async function runPrint(o: PrintOptions, io: PrintIo): Promise<number> {
     writer: new TranscriptWriter(session.file),
     model: o.model ?? (settings.demoOnly ? DEMO_MODEL_ID : (settings.current.model ?? DEFAULT_CLAUDE_MODEL)),
     fallbackModel,
-    permissionMode: o.permissionMode,
-    gate: new MinimalPermissionGate({
-      mode: o.permissionMode,
-      allowedTools: o.allowedTools,
-      disallowedTools: o.disallowedTools,
-    }),
+    permissionMode: mode,
+    gate,
     tools: builtinTools(),
     models,
     toolEnv: sanitizeEnv(io.env),
@@ -114,7 +134,7 @@ export async function runPrint(o: PrintOptions, io: PrintIo): Promise<number> {
       session_id: session.id,
       cwd: projectRoot,
       model: engine.model,
-      permissionMode: o.permissionMode,
+      permissionMode: mode,
       tools: builtinTools()
         .map((t) => t.name)
         .filter((n) => !o.disallowedTools.includes(n)),

@@ -22,6 +22,12 @@ export function projectSlug(projectPath: string): string {
   return `${slug.slice(0, MAX_SLUG - 13)}-${hash}`;
 }
 
+/** The managed (policy) settings file: `CARAPACE_MANAGED_SETTINGS`, else /etc/carapace/managed-settings.json. */
+export function managedSettingsFile(env: NodeJS.ProcessEnv = process.env): string {
+  const override = env['CARAPACE_MANAGED_SETTINGS'];
+  return override && override.length > 0 ? path.resolve(override) : '/etc/carapace/managed-settings.json';
+}
+
 export interface DataPaths {
   home: string;
   settingsFile: string;

@@ -11,7 +11,7 @@ import {
 } from '../harness/engine/query-engine';
 import { AnthropicModelClient } from '../harness/model/anthropic-client';
 import type { ModelRouter } from '../harness/model/model-client';
-import { MinimalPermissionGate } from '../harness/permissions/gate';
+import { testGate } from './gate';
 import { readTranscript, TranscriptWriter } from '../harness/session/transcript-file';
 import { builtinTools } from '../harness/tools/registry';
 import { sanitizeEnv } from '../platform/env';
@@ -44,7 +44,7 @@ export async function testEngine(scenario: ScenarioInput, overrides: Partial<Eng
     writer,
     model: 'claude-sonnet-4-5',
     permissionMode: 'bypassPermissions',
-    gate: new MinimalPermissionGate({ mode: overrides.permissionMode ?? 'bypassPermissions' }),
+    gate: testGate(project, overrides.permissionMode ?? 'bypassPermissions'),
     tools: builtinTools(),
     models,
     toolEnv: sanitizeEnv(process.env),

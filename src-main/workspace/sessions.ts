@@ -6,7 +6,9 @@ import type { PermissionMode } from '@shared/domain/permissions';
 import type { SessionSummary } from '@shared/domain/session';
 import { QueryEngine } from '../harness/engine/query-engine';
 import type { ModelRouter } from '../harness/model/model-client';
-import { MinimalPermissionGate } from '../harness/permissions/gate';
+import { createSessionGate } from '../harness/permissions/session-gate';
+import type { SourceLocations } from '../harness/permissions/settings-sources';
+import { homedir } from 'node:os';
 import { readTranscript, TranscriptWriter } from '../harness/session/transcript-file';
 import type { AnyTool } from '../harness/tools/tool';
 import { AppError } from '../platform/errors';
@@ -33,6 +35,8 @@ export interface SessionManagerDeps {
   defaultPermissionMode?: PermissionMode;
   /** Retries of a failed model call before the error shows (default: the loop's). */
   maxRetries?: number | undefined;
+  /** Where a project's permission settings live (user, project, local, policy). */
+  permissionLocations(projectRoot: string): SourceLocations;
 }
 
 const now = () => new Date().toISOString();
@@ -189,6 +193,15 @@ export class SessionManager {
 
   private build(meta: SessionMeta, projectId: string, projectPath: string, file: string): LiveSession {
     const sessionDir = path.join(path.dirname(file), meta.id);
+    let mode = meta.permissionMode;
+    const gate = createSessionGate({
+      sessionId: meta.id,
+      locations: this.deps.permissionLocations(projectPath),
+      mode: () => mode,
+      sandboxActive: () => false,
+      handler: null,
+      home: homedir(),
+    });
     const engine = new QueryEngine({
       sessionId: meta.id,
       projectRoot: projectPath,
@@ -198,7 +211,7 @@ export class SessionManager {
       model: meta.model,
       fallbackModel: this.deps.fallbackModel(),
       permissionMode: meta.permissionMode,
-      gate: new MinimalPermissionGate({ mode: meta.permissionMode }),
+      gate,
       tools: this.deps.tools,
       models: this.deps.models,
       toolEnv: this.deps.toolEnv,
@@ -211,7 +224,10 @@ export class SessionManager {
       engine,
       hub: this.deps.hub,
       logger: this.deps.logger,
-      applyMode: (e, mode) => e.setPermissions(mode, new MinimalPermissionGate({ mode })),
+      applyMode: (e, next) => {
+        mode = next;
+        e.setPermissions(next, gate);
+      },
       onChanged: (s) => this.index(s.projectId).update(s.file, s.meta()),
     });
   }

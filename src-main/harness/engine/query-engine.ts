@@ -3,6 +3,7 @@ import type { ContentBlock, MessageItem, NoticeItem, TranscriptItem } from '@sha
 import { messageText } from '@shared/domain/messages';
 import type { PermissionDenial, PermissionMode } from '@shared/domain/permissions';
 import { addUsage, ZERO_USAGE, type TokenUsage } from '@shared/domain/usage';
+import { loadBashParser } from '../bash/tree-sitter';
 import { buildSystemPrompt } from '../context/system-prompt';
 import { CostTracker } from '../cost/tracker';
 import type { DescribedApiError } from '../model/api-errors';
@@ -91,6 +92,8 @@ export class QueryEngine {
     this.options = { ...options };
     this.model = options.model;
     this.cwd = options.cwd;
+    // The Bash analysis decides which commands may run in parallel: have its parser ready early.
+    loadBashParser().catch(() => undefined);
     this.cost = new CostTracker(options.sessionId);
   }
 

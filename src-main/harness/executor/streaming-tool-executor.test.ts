@@ -10,10 +10,11 @@ import {
   writeSync,
 } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadBashParser } from '../bash/tree-sitter';
 import type { ToolUseBlock } from '@shared/domain/messages';
 import { toolContext } from '../../test-support/tool-context';
-import { MinimalPermissionGate } from '../permissions/gate';
+import { testGate } from '../../test-support/gate';
 import { StreamingToolExecutor, type ExecutorEvent } from './streaming-tool-executor';
 import { builtinTools } from '../tools/registry';
 
@@ -26,7 +27,7 @@ const use = (name: string, input: Record<string, unknown>): ToolUseBlock => ({
 });
 
 function executor(ctx = toolContext(), turn = new AbortController()) {
-  const gate = new MinimalPermissionGate({ mode: 'bypassPermissions' });
+  const gate = testGate(ctx.projectRoot);
   return {
     ex: new StreamingToolExecutor({ tools: builtinTools(), gate, context: ctx, turnSignal: turn.signal }),
     ctx,
@@ -75,6 +76,9 @@ async function collect(ex: StreamingToolExecutor): Promise<ExecutorEvent[]> {
   for await (const e of ex.results()) events.push(e);
   return events;
 }
+
+// Read-only Bash calls run in parallel once the command parser is up (sessions load it at start).
+beforeAll(() => loadBashParser());
 
 describe('StreamingToolExecutor', () => {
   it('runs 5 Reads at once and returns their results in request order', async () => {
@@ -149,7 +153,7 @@ describe('StreamingToolExecutor', () => {
     // The executor of the next turn works normally.
     const next = new StreamingToolExecutor({
       tools: builtinTools(),
-      gate: new MinimalPermissionGate({ mode: 'bypassPermissions' }),
+      gate: testGate(ctx.projectRoot),
       context: ctx,
       turnSignal: turn.signal,
     });

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { z } from 'zod';
-import { isPlainReadOnlyCommand } from './bash-readonly';
+import { analyzeCommandSync } from '../bash/analyze';
+import { bashParserReady } from '../bash/tree-sitter';
 import description from './prompts/bash.md?raw';
 import { buildTool, type ToolOutput, type ToolProgress } from './tool';
 
@@ -21,6 +22,10 @@ const inputSchema = z.strictObject({
   run_in_background: z.boolean().optional().describe('Run as a background task'),
 });
 
+function isProvablyReadOnly(command: string): boolean {
+  return bashParserReady() && analyzeCommandSync(command).readOnly;
+}
+
 /** Kills the whole process group: a shell's children must not outlive it. */
 function killTree(pid: number | undefined, signal: NodeJS.Signals): void {
   if (pid === undefined) return;
@@ -39,9 +44,11 @@ export const BashTool = buildTool({
   name: 'Bash',
   description,
   inputSchema,
-  isReadOnly: (input) => isPlainReadOnlyCommand(input.command),
-  isConcurrencySafe: (input) => isPlainReadOnlyCommand(input.command),
-  isDestructive: (input) => !isPlainReadOnlyCommand(input.command),
+  // Read-only (and so safe to run beside others) only when the analysis proves it; until the parser
+  // has loaded, nothing is.
+  isReadOnly: (input) => isProvablyReadOnly(input.command),
+  isConcurrencySafe: (input) => isProvablyReadOnly(input.command),
+  isDestructive: (input) => !isProvablyReadOnly(input.command),
   async *call(input, ctx): AsyncGenerator<ToolProgress, ToolOutput> {
     if (input.run_in_background === true) {
       return {

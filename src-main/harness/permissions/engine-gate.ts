@@ -1,0 +1,112 @@
+import { randomUUID } from 'node:crypto';
+import type { AnyTool, ToolUseContext } from '../tools/tool';
+import type { GateDecision, PermissionGate } from './gate';
+import type { DecidedBy, PermissionDecision, PermissionEngine } from './engine';
+import type { PermissionAnswer, PermissionHandler, PermissionRequest } from './handlers';
+
+/** One line of a session's permission log: every decision, by whom or what, under which rule. */
+export interface PermissionLogEntry {
+  id: string;
+  at: string;
+  toolName: string;
+  toolUseId: string;
+  summary: string;
+  input: Record<string, unknown>;
+  behavior: 'allow' | 'deny';
+  decidedBy: DecidedBy;
+  reason: string;
+  rule?: { text: string; source: string };
+  /** A rule a person wrote with "Always allow". */
+  addedRule?: string;
+}
+
+export interface EngineGateOptions {
+  engine: PermissionEngine;
+  sessionId: string;
+  /** Who answers an "ask"; null where nobody can be asked (print mode): asks become denials. */
+  handler: PermissionHandler | null;
+  onDecision?: (entry: PermissionLogEntry) => void;
+  /** Persists an "Always allow" rule (to .claude/settings.local.json). */
+  onAlwaysAllow?: (rule: string) => void;
+}
+
+/** The call's subject in one line, for prompts and the log. */
+export function summarize(tool: AnyTool, input: Record<string, unknown>): string {
+  for (const key of ['command', 'file_path', 'path', 'url', 'pattern']) {
+    const v = input[key];
+    if (typeof v === 'string') return v;
+  }
+  return tool.name;
+}
+
+/** The PermissionGate the executor calls: the engine decides; asks go to the session's handler. */
+export class EngineGate implements PermissionGate {
+  constructor(private readonly o: EngineGateOptions) {}
+
+  filterTools(tools: readonly AnyTool[]): AnyTool[] {
+    return this.o.engine.filterTools(tools);
+  }
+
+  async check(tool: AnyTool, input: unknown, ctx: ToolUseContext): Promise<GateDecision> {
+    const args = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
+    const decision = await this.o.engine.decide(tool, args, ctx);
+    const summary = summarize(tool, args);
+    const log = (
+      behavior: 'allow' | 'deny',
+      decidedBy: DecidedBy,
+      reason: string,
+      d?: PermissionDecision,
+      addedRule?: string,
+    ) => {
+      const entry: PermissionLogEntry = {
+        id: randomUUID(),
+        at: new Date().toISOString(),
+        toolName: tool.name,
+        toolUseId: ctx.toolUseId,
+        summary,
+        input: args,
+        behavior,
+        decidedBy,
+        reason,
+      };
+      if (d?.rule) entry.rule = { text: d.rule.text, source: d.rule.source };
+      if (addedRule) entry.addedRule = addedRule;
+      this.o.onDecision?.(entry);
+    };
+    if (decision.behavior === 'allow') {
+      log('allow', decision.decidedBy, decision.reason, decision);
+      return { behavior: 'allow' };
+    }
+    if (decision.behavior === 'deny') {
+      log('deny', decision.decidedBy, decision.reason, decision);
+      return { behavior: 'deny', message: `Permission to use ${tool.name} was denied: ${decision.reason}.` };
+    }
+    if (!this.o.handler) {
+      const reason = `${decision.reason} — it needs approval and nobody can be asked here`;
+      log('deny', 'mode', reason, decision);
+      return { behavior: 'deny', message: `Permission to use ${tool.name} was denied: ${reason}.` };
+    }
+    const request: PermissionRequest = {
+      id: randomUUID(),
+      sessionId: this.o.sessionId,
+      toolName: tool.name,
+      toolUseId: ctx.toolUseId,
+      input: args,
+      summary,
+      reason: decision.reason,
+      suggestions: decision.suggestions,
+    };
+    const answer: PermissionAnswer = await this.o.handler.resolve(request, ctx.abortSignal);
+    if (answer.behavior === 'allow') {
+      if (answer.alwaysRule) this.o.onAlwaysAllow?.(answer.alwaysRule);
+      log('allow', answer.by, answer.note ?? `approved by ${answer.by}`, undefined, answer.alwaysRule);
+      return { behavior: 'allow' };
+    }
+    const feedback = answer.feedback?.trim();
+    log('deny', answer.by, answer.note ?? `refused by ${answer.by}${feedback ? `: ${feedback}` : ''}`);
+    return {
+      behavior: 'deny',
+      message: `Permission to use ${tool.name} was denied by the ${answer.by === 'user' ? 'person supervising you' : answer.by}.${feedback ? ` Their feedback: ${feedback}` : ''}`,
+    };
+  }
+}

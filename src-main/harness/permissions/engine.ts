@@ -1,0 +1,376 @@
+import path from 'node:path';
+import type { PermissionMode } from '@shared/domain/permissions';
+import { analyzeCommand, type CommandAnalysis } from '../bash/analyze';
+import { readOnlyReason } from '../bash/readonly';
+import { isInside } from '../tools/paths';
+import type { AnyTool, ToolUseContext } from '../tools/tool';
+import { pathRuleMatches } from './path-rules';
+import {
+  bashPatternMatches,
+  domainMatches,
+  toolMatches,
+  type PermissionRule,
+  type RuleBehavior,
+} from './rule';
+
+export type DecidedBy =
+  'rule' | 'mode' | 'analysis' | 'sandbox' | 'default' | 'hook' | 'classifier' | 'user' | 'leader';
+
+export interface PermissionDecision {
+  behavior: 'allow' | 'deny' | 'ask';
+  /** For a person: why. */
+  reason: string;
+  decidedBy: DecidedBy;
+  rule?: { text: string; source: PermissionRule['source']; behavior: RuleBehavior };
+  /** For an ask: the rules "Always allow" would write. */
+  suggestions: string[];
+  /** The command's analysis, for Bash. */
+  analysis?: CommandAnalysis;
+}
+
+export interface SandboxPolicy {
+  /** Commands run inside the OS sandbox. */
+  active: boolean;
+  autoAllowBashIfSandboxed: boolean;
+  excludedCommands: readonly string[];
+}
+
+export interface EngineContext {
+  rules: readonly PermissionRule[];
+  mode: PermissionMode;
+  sandbox: SandboxPolicy;
+  home: string;
+}
+
+const READ_TOOLS = new Set(['Read', 'Glob', 'Grep']);
+const EDIT_TOOLS = new Set(['Edit', 'Write']);
+
+function str(v: unknown): string | null {
+  return typeof v === 'string' ? v : null;
+}
+
+/** The text of a simple command for rule matching: its words after wrappers and assignments. */
+function commandText(core: readonly (string | null)[]): string {
+  return core.map((w) => (w === null ? '$?' : w)).join(' ');
+}
+
+/** A rule "Always allow" could write for a Bash command: the first words as a prefix rule. */
+export function suggestBashRule(core: readonly (string | null)[]): string | null {
+  const [name, sub] = core;
+  if (typeof name !== 'string') return null;
+  if (
+    typeof sub === 'string' &&
+    /^[a-z][\w:-]*$/.test(sub) &&
+    [
+      'npm',
+      'pnpm',
+      'yarn',
+      'git',
+      'cargo',
+      'go',
+      'make',
+      'docker',
+      'pip',
+      'python',
+      'python3',
+      'node',
+      'npx',
+      'bun',
+      'deno',
+      'gradle',
+      'mvn',
+      'kubectl',
+      'terraform',
+    ].includes(name)
+  ) {
+    const third = core[2];
+    if (
+      (name === 'npm' || name === 'pnpm' || name === 'yarn') &&
+      sub === 'run' &&
+      typeof third === 'string' &&
+      /^[\w:.-]+$/.test(third)
+    )
+      return `Bash(${name} run ${third} *)`;
+    return `Bash(${name} ${sub} *)`;
+  }
+  return `Bash(${name} *)`;
+}
+
+function ruleRef(r: PermissionRule): NonNullable<PermissionDecision['rule']> {
+  return { text: r.text, source: r.source, behavior: r.behavior };
+}
+
+/**
+ * The permission engine: deny rules first, then ask, then the mode, then allow rules and what is
+ * safe by analysis, then the sandbox; whatever is left is asked (or denied where nobody can be asked).
+ * A deny at any source wins over an allow at any other. Compound Bash commands: every part must be
+ * allowed; a deny or ask matching any part applies to the whole.
+ */
+export class PermissionEngine {
+  constructor(private readonly ctx: () => EngineContext) {}
+
+  /** Tools denied outright (a bare deny) are never offered to the model. */
+  filterTools(tools: readonly AnyTool[]): AnyTool[] {
+    const { rules } = this.ctx();
+    return tools.filter(
+      (t) => !rules.some((r) => r.behavior === 'deny' && r.specifier === null && toolMatches(r.tool, t.name)),
+    );
+  }
+
+  async decide(
+    tool: AnyTool,
+    input: Record<string, unknown>,
+    tc: ToolUseContext,
+  ): Promise<PermissionDecision> {
+    const ctx = this.ctx();
+    const decision =
+      tool.name === 'Bash'
+        ? await this.decideBash(str(input['command']) ?? '', ctx)
+        : this.decideOther(tool, input, tc, ctx);
+    if (decision.behavior === 'ask' && ctx.mode === 'dontAsk') {
+      return {
+        ...decision,
+        behavior: 'deny',
+        decidedBy: 'mode',
+        reason: `${decision.reason} (dontAsk mode refuses what would need approval)`,
+      };
+    }
+    return decision;
+  }
+
+  private matching(
+    ctx: EngineContext,
+    behavior: RuleBehavior,
+    tool: string,
+    matches: (r: PermissionRule) => boolean,
+  ): PermissionRule | undefined {
+    return ctx.rules.find(
+      (r) => r.behavior === behavior && toolMatches(r.tool, tool) && (r.specifier === null || matches(r)),
+    );
+  }
+
+  private async decideBash(command: string, ctx: EngineContext): Promise<PermissionDecision> {
+    const analysis = await analyzeCommand(command);
+    const parts = analysis.commands.map((c) => commandText(c.core));
+    const anyPart = (r: PermissionRule) =>
+      r.specifier !== null &&
+      (parts.some((p) => bashPatternMatches(r.specifier ?? '', p)) ||
+        bashPatternMatches(r.specifier, command));
+    const base = { suggestions: [] as string[], analysis };
+
+    const deny = this.matching(ctx, 'deny', 'Bash', anyPart);
+    if (deny)
+      return {
+        ...base,
+        behavior: 'deny',
+        decidedBy: 'rule',
+        rule: ruleRef(deny),
+        reason: `denied by the rule ${deny.text} (${deny.source} settings)`,
+      };
+    const ask = this.matching(ctx, 'ask', 'Bash', anyPart);
+    if (ask)
+      return {
+        ...base,
+        behavior: 'ask',
+        decidedBy: 'rule',
+        rule: ruleRef(ask),
+        reason: `the rule ${ask.text} (${ask.source} settings) asks first`,
+        suggestions: [],
+      };
+    if (ctx.mode === 'bypassPermissions')
+      return { ...base, behavior: 'allow', decidedBy: 'mode', reason: 'bypassPermissions mode' };
+    if (ctx.mode === 'plan') {
+      return analysis.readOnly
+        ? { ...base, behavior: 'allow', decidedBy: 'analysis', reason: 'read-only command (plan mode)' }
+        : {
+            ...base,
+            behavior: 'deny',
+            decidedBy: 'mode',
+            reason: `plan mode allows read-only commands only: ${analysis.reasons[0] ?? 'this one changes something'}`,
+          };
+    }
+    if (analysis.readOnly)
+      return { ...base, behavior: 'allow', decidedBy: 'analysis', reason: 'read-only command' };
+
+    // Allow rules approve part by part, and only a command the analysis fully understands.
+    if (analysis.findings.length === 0 && analysis.parsed && analysis.commands.length > 0) {
+      let lastRule: PermissionRule | undefined;
+      const allAllowed = analysis.commands.every((c) => {
+        if (readOnlyReason(c.core) === null) return true;
+        const text = commandText(c.core);
+        if (c.core.some((w) => w === null)) return false;
+        const rule = ctx.rules.find(
+          (r) =>
+            r.behavior === 'allow' &&
+            toolMatches(r.tool, 'Bash') &&
+            (r.specifier === null || bashPatternMatches(r.specifier, text)),
+        );
+        if (rule) lastRule = rule;
+        return rule !== undefined;
+      });
+      if (allAllowed && lastRule)
+        return {
+          ...base,
+          behavior: 'allow',
+          decidedBy: 'rule',
+          rule: ruleRef(lastRule),
+          reason: `allowed by the rule ${lastRule.text} (${lastRule.source} settings)`,
+        };
+    }
+    const name = analysis.commands[0]?.core[0];
+    if (
+      ctx.sandbox.active &&
+      ctx.sandbox.autoAllowBashIfSandboxed &&
+      !(typeof name === 'string' && ctx.sandbox.excludedCommands.includes(name))
+    ) {
+      return {
+        ...base,
+        behavior: 'allow',
+        decidedBy: 'sandbox',
+        reason: 'runs inside the sandbox (autoAllowBashIfSandboxed)',
+      };
+    }
+    const suggestions = [
+      ...new Set(
+        analysis.commands
+          .filter((c) => readOnlyReason(c.core) !== null)
+          .flatMap((c) => suggestBashRule(c.core) ?? []),
+      ),
+    ].slice(0, 5);
+    return {
+      ...base,
+      behavior: 'ask',
+      decidedBy: 'default',
+      reason: analysis.reasons.join('; ') || 'this command needs approval',
+      suggestions: analysis.findings.length === 0 ? suggestions : [],
+    };
+  }
+
+  private decideOther(
+    tool: AnyTool,
+    input: Record<string, unknown>,
+    tc: ToolUseContext,
+    ctx: EngineContext,
+  ): PermissionDecision {
+    const none = { suggestions: [] as string[] };
+    const rawPath = str(input['file_path']) ?? str(input['path']);
+    const target =
+      rawPath !== null ? path.resolve(tc.cwd, rawPath) : READ_TOOLS.has(tool.name) ? tc.cwd : null;
+    const url = str(input['url']);
+    const specMatches = (r: PermissionRule): boolean => {
+      if (r.specifier === null) return true;
+      if (url !== null && r.specifier.startsWith('domain:')) return domainMatches(r.specifier, url);
+      if (target !== null) return pathRuleMatches(r, target, tc.projectRoot, ctx.home);
+      return false;
+    };
+    // Read denies also block edits of the same path.
+    const denyTools = EDIT_TOOLS.has(tool.name)
+      ? [tool.name, 'Read']
+      : READ_TOOLS.has(tool.name)
+        ? [tool.name, 'Read']
+        : [tool.name];
+    for (const name of denyTools) {
+      const ruleTool = EDIT_TOOLS.has(name) ? 'Edit' : name;
+      const deny = ctx.rules.find(
+        (r) =>
+          r.behavior === 'deny' &&
+          (toolMatches(r.tool, tool.name) || toolMatches(r.tool, ruleTool)) &&
+          specMatches(r),
+      );
+      if (deny)
+        return {
+          ...none,
+          behavior: 'deny',
+          decidedBy: 'rule',
+          rule: ruleRef(deny),
+          reason: `denied by the rule ${deny.text} (${deny.source} settings)`,
+        };
+    }
+    const family = EDIT_TOOLS.has(tool.name) ? 'Edit' : READ_TOOLS.has(tool.name) ? 'Read' : tool.name;
+    const ruleFor = (b: RuleBehavior) =>
+      ctx.rules.find(
+        (r) =>
+          r.behavior === b &&
+          (toolMatches(r.tool, tool.name) || toolMatches(r.tool, family)) &&
+          specMatches(r),
+      );
+    const ask = ruleFor('ask');
+    if (ask)
+      return {
+        ...none,
+        behavior: 'ask',
+        decidedBy: 'rule',
+        rule: ruleRef(ask),
+        reason: `the rule ${ask.text} (${ask.source} settings) asks first`,
+      };
+
+    const writes = tool.writesTo(input, tc);
+    const outside = writes.filter((p) => !isInside(tc.projectRoot, p));
+    if (outside.length > 0 && ctx.mode !== 'bypassPermissions') {
+      return {
+        ...none,
+        behavior: 'ask',
+        decidedBy: 'default',
+        reason: `${tool.name} would write outside the project (${outside.join(', ')})`,
+      };
+    }
+    if (ctx.mode === 'bypassPermissions')
+      return { ...none, behavior: 'allow', decidedBy: 'mode', reason: 'bypassPermissions mode' };
+    const readOnly = tool.isReadOnly(input) && writes.length === 0;
+    if (ctx.mode === 'plan' && !readOnly)
+      return {
+        ...none,
+        behavior: 'deny',
+        decidedBy: 'mode',
+        reason: `plan mode allows read-only tools only; ${tool.name} would change something`,
+      };
+    const allow = ruleFor('allow');
+    if (allow)
+      return {
+        ...none,
+        behavior: 'allow',
+        decidedBy: 'rule',
+        rule: ruleRef(allow),
+        reason: `allowed by the rule ${allow.text} (${allow.source} settings)`,
+      };
+    if (readOnly) {
+      if (target === null || isInside(tc.projectRoot, target))
+        return {
+          ...none,
+          behavior: 'allow',
+          decidedBy: 'default',
+          reason: 'read-only tool inside the project',
+        };
+      return {
+        ...none,
+        behavior: 'ask',
+        decidedBy: 'default',
+        reason: `${tool.name} would read outside the project (${target})`,
+        suggestions: [`Read(//${target.replace(/^\//, '')})`],
+      };
+    }
+    if (writes.length > 0 && ctx.mode === 'acceptEdits')
+      return {
+        ...none,
+        behavior: 'allow',
+        decidedBy: 'mode',
+        reason: 'acceptEdits mode: file edits inside the project',
+      };
+    const suggestion = writes[0]
+      ? `Edit(./${path.relative(tc.projectRoot, path.dirname(writes[0])).split(path.sep).join('/') || '.'}/**)`.replace(
+          '/./**',
+          '/**',
+        )
+      : tool.name;
+    return {
+      ...none,
+      behavior: 'ask',
+      decidedBy: 'default',
+      reason:
+        writes.length > 0
+          ? `${tool.name} changes ${writes.map((w) => path.relative(tc.projectRoot, w)).join(', ')}`
+          : `${tool.name} needs approval`,
+      suggestions: [suggestion],
+    };
+  }
+}

@@ -1,0 +1,59 @@
+import type { PermissionMode } from '@shared/domain/permissions';
+import { PermissionEngine, type SandboxPolicy } from './engine';
+import { EngineGate, type PermissionLogEntry } from './engine-gate';
+import type { PermissionHandler } from './handlers';
+import type { PermissionRule } from './rule';
+import {
+  addLocalRule,
+  loadPermissionSources,
+  type PermissionSources,
+  type SourceLocations,
+} from './settings-sources';
+
+export interface SessionGateOptions {
+  sessionId: string;
+  locations: SourceLocations;
+  /** The session's mode; read on every decision, so a change applies from the next tool call. */
+  mode: () => PermissionMode;
+  /** Whether commands run inside the OS sandbox here. */
+  sandboxActive: () => boolean;
+  handler: PermissionHandler | null;
+  home: string;
+  onDecision?: (entry: PermissionLogEntry) => void;
+  sessionRules?: () => readonly PermissionRule[];
+  onProblems?: (problems: string[]) => void;
+}
+
+/**
+ * A session's permission gate: rules re-read from every source on each decision (so an "Always
+ * allow" or a hand edit of settings applies at once), the session's mode, and its handler for asks.
+ * "Always allow" rules go to the project's `.claude/settings.local.json`.
+ */
+export function createSessionGate(o: SessionGateOptions): EngineGate {
+  let lastProblems = '';
+  const sources = (): PermissionSources => {
+    const s = loadPermissionSources({ ...o.locations, session: o.sessionRules?.() ?? [] });
+    const key = s.problems.join('\n');
+    if (key !== lastProblems) {
+      lastProblems = key;
+      if (s.problems.length > 0) o.onProblems?.(s.problems);
+    }
+    return s;
+  };
+  const engine = new PermissionEngine(() => {
+    const s = sources();
+    const sandbox: SandboxPolicy = {
+      active: s.sandbox.enabled && o.sandboxActive(),
+      autoAllowBashIfSandboxed: s.sandbox.autoAllowBashIfSandboxed,
+      excludedCommands: s.sandbox.excludedCommands,
+    };
+    return { rules: s.rules, mode: o.mode(), sandbox, home: o.home };
+  });
+  return new EngineGate({
+    engine,
+    sessionId: o.sessionId,
+    handler: o.handler,
+    ...(o.onDecision ? { onDecision: o.onDecision } : {}),
+    onAlwaysAllow: (rule) => addLocalRule(o.locations.projectRoot, 'allow', rule),
+  });
+}
