@@ -17,6 +17,7 @@ import { EventHub } from './workspace/event-hub';
 import { ProjectRegistry } from './workspace/projects';
 import { SessionManager } from './workspace/sessions';
 import { TabsStore } from './workspace/tabs';
+import { PermissionBroker } from './workspace/permission-broker';
 import { WorkspaceService } from './workspace/workspace-service';
 
 export interface CarapaceOptions {
@@ -56,6 +57,13 @@ export function createCarapace(options: CarapaceOptions): Carapace {
   const models = new DefaultModelRouter(settings, demo);
   const projects = new ProjectRegistry(paths.stateFile);
   const projectDir = (projectId: string) => paths.projectDir(projectId);
+  // Sessions tell the broker's listeners when a request arrives or is answered (the "waiting" badge).
+  const broker = new PermissionBroker(hub, (sessionId) => sessions.waitingChanged(sessionId));
+  const permissionLocations = (projectRoot: string) => ({
+    home: paths.home,
+    projectRoot,
+    policyFile: managedSettingsFile(options.env),
+  });
   const sessions = new SessionManager({
     projectDir,
     projects,
@@ -68,11 +76,8 @@ export function createCarapace(options: CarapaceOptions): Carapace {
       settings.demoOnly ? DEMO_MODEL_ID : (settings.current.model ?? DEFAULT_CLAUDE_MODEL),
     fallbackModel: () => settings.current.fallbackModel,
     maxRetries: retriesFrom(options.env),
-    permissionLocations: (projectRoot) => ({
-      home: paths.home,
-      projectRoot,
-      policyFile: managedSettingsFile(options.env),
-    }),
+    permissionLocations,
+    broker,
   });
   const workspace = new WorkspaceService(projects, sessions, new TabsStore(projectDir), hub);
   settings.onDidChange((view) => hub.emit('settings.changed', { settings: view }));
@@ -86,6 +91,9 @@ export function createCarapace(options: CarapaceOptions): Carapace {
     settings,
     models: { list: () => [DEMO_MODEL, ...CLAUDE_MODELS] },
     folderPicker: options.folderPicker ?? null,
+    broker,
+    permissionLocations,
+    sandboxStatus: () => ({ available: false, reason: 'This version runs commands without the OS sandbox.' }),
   };
   return {
     services,

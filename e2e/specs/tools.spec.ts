@@ -94,13 +94,17 @@ test('tool calls show as cards: Read with its range, Edit with its diff; the fil
   expect(readFileSync(path.join(project, 'greeting.txt'), 'utf8')).toBe('hello world\nbye\n');
 });
 
-test('in the default mode an edit is refused with a reason the card shows', async ({
+test('in the default mode an edit waits for approval; denied, the card says so and the file is untouched', async ({
   app: page,
   project,
 }) => {
   writeFileSync(path.join(project, 'greeting.txt'), 'hello wrld\n');
   await newSessionTab(page);
   await send(page, 'fix the greeting');
+  const prompt = page.getByRole('dialog', { name: 'Permission request' });
+  await expect(prompt).toContainText('greeting.txt');
+  await expect(prompt.getByRole('textbox', { name: 'Rule' })).toHaveValue('Edit(./**)');
+  await prompt.getByRole('button', { name: 'Deny' }).click();
   const log = page.getByRole('log', { name: 'Transcript' });
   const edit = log.locator('[data-tool="Edit"]');
   await expect(edit).toHaveAttribute('data-state', 'error');

@@ -1,4 +1,5 @@
 import { appHandlers } from './app';
+import { permissionHandlers } from './permissions';
 import { projectHandlers } from './projects';
 import type { HandlerMap } from './router';
 import type { Services } from './services';
@@ -12,5 +13,6 @@ export function createHandlers(services: Services): HandlerMap {
     ...projectHandlers(services),
     ...sessionHandlers(services),
     ...settingsHandlers(services),
+    ...permissionHandlers(services),
   };
 }

@@ -1,6 +1,8 @@
 import type { ModelInfo } from '@shared/domain/models';
 import type { SettingsService } from '../harness/settings/settings-service';
 import type { SessionManager } from '../workspace/sessions';
+import type { SourceLocations } from '../harness/permissions/settings-sources';
+import type { PermissionBroker } from '../workspace/permission-broker';
 import type { WorkspaceService } from '../workspace/workspace-service';
 
 /** A native folder chooser; only the desktop app has one. */
@@ -18,4 +20,8 @@ export interface Services {
   settings: SettingsService;
   models: { list(): ModelInfo[] };
   folderPicker: FolderPicker | null;
+  broker: PermissionBroker;
+  permissionLocations(projectRoot: string): SourceLocations;
+  /** Whether the OS sandbox can run commands here, and if not, why. */
+  sandboxStatus(): { available: boolean; reason: string | null };
 }

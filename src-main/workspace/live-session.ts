@@ -1,5 +1,5 @@
 import type { ContentBlock, MessageItem, NoticeItem, TranscriptItem } from '@shared/domain/messages';
-import type { PermissionMode } from '@shared/domain/permissions';
+import type { PermissionLogEntry, PermissionMode } from '@shared/domain/permissions';
 import type { SessionActivity, SessionSummary } from '@shared/domain/session';
 import type { EngineEvent, QueryEngine } from '../harness/engine/query-engine';
 import type { Logger } from '../platform/logger';
@@ -19,6 +19,10 @@ export interface LiveSessionInit {
   applyMode: (engine: QueryEngine, mode: PermissionMode) => void;
   /** Called after a turn ends and after renames, so the index stays fresh. */
   onChanged: (session: LiveSession) => void;
+  /** A permission request of this session is waiting for a person. */
+  waiting: () => boolean;
+  /** The permission log so far (from the transcript). */
+  log: PermissionLogEntry[];
 }
 
 /**
@@ -82,9 +86,26 @@ export class LiveSession {
       ...meta,
       projectId: this.projectId,
       activity: this.activity,
-      waitingForUser: false,
+      waitingForUser: this.init.waiting(),
       lastError: this.lastError,
     };
+  }
+
+  /** Every permission decision of this session, oldest first. */
+  get permissionLog(): readonly PermissionLogEntry[] {
+    return this.init.log;
+  }
+
+  /** Records a decision: kept in memory, appended to the transcript, shown live. */
+  recordDecision(entry: PermissionLogEntry): void {
+    this.init.log.push(entry);
+    this.engine.appendLine({ type: 'permission', entry });
+    this.init.hub.emit('permissions.logged', { sessionId: this.id, entry });
+  }
+
+  /** The waiting state changed (a request arrived or was answered). */
+  waitingChanged(): void {
+    this.changed();
   }
 
   transcript(): TranscriptItem[] {

@@ -6,7 +6,10 @@ import type { PermissionMode } from '@shared/domain/permissions';
 import type { SessionSummary } from '@shared/domain/session';
 import { QueryEngine } from '../harness/engine/query-engine';
 import type { ModelRouter } from '../harness/model/model-client';
+import { interactiveHandler } from '../harness/permissions/handlers';
 import { createSessionGate } from '../harness/permissions/session-gate';
+import type { PermissionLogEntry } from '@shared/domain/permissions';
+import type { PermissionBroker } from './permission-broker';
 import type { SourceLocations } from '../harness/permissions/settings-sources';
 import { homedir } from 'node:os';
 import { readTranscript, TranscriptWriter } from '../harness/session/transcript-file';
@@ -37,6 +40,7 @@ export interface SessionManagerDeps {
   maxRetries?: number | undefined;
   /** Where a project's permission settings live (user, project, local, policy). */
   permissionLocations(projectRoot: string): SourceLocations;
+  broker: PermissionBroker;
 }
 
 const now = () => new Date().toISOString();
@@ -113,7 +117,7 @@ export class SessionManager {
       costKind: 'priced',
     };
     mkdirSync(path.dirname(file), { recursive: true });
-    const session = this.build(meta, projectId, project.path, file);
+    const session = this.build(meta, projectId, project.path, file, []);
     session.engine.start(createdAt);
     session.engine.appendLine({ type: 'mode', mode: meta.permissionMode, at: createdAt });
     this.live.set(id, session);
@@ -173,7 +177,8 @@ export class SessionManager {
     const project = this.deps.projects.get(where.projectId);
     const { lines, problems } = readTranscript(where.file);
     const meta = metaFromLines(where.file, lines, statSync(where.file).mtime.toISOString());
-    const session = this.build(meta, where.projectId, project.path, where.file);
+    const log = lines.flatMap((l) => (l.type === 'permission' ? [l.entry] : []));
+    const session = this.build(meta, where.projectId, project.path, where.file, log);
     session.engine.resume(lines);
     for (const problem of problems) {
       // Shown, not written: the file itself is left exactly as it was.
@@ -191,16 +196,26 @@ export class SessionManager {
     return session;
   }
 
-  private build(meta: SessionMeta, projectId: string, projectPath: string, file: string): LiveSession {
+  private build(
+    meta: SessionMeta,
+    projectId: string,
+    projectPath: string,
+    file: string,
+    log: PermissionLogEntry[],
+  ): LiveSession {
     const sessionDir = path.join(path.dirname(file), meta.id);
     let mode = meta.permissionMode;
+    // Assigned below; the gate only calls back once a turn runs.
+    let session: LiveSession | null = null;
     const gate = createSessionGate({
       sessionId: meta.id,
       locations: this.deps.permissionLocations(projectPath),
       mode: () => mode,
       sandboxActive: () => false,
-      handler: null,
+      // A person answers in the UI; hooks and a classifier join this race when they exist.
+      handler: interactiveHandler({ askUser: this.deps.broker.decider(projectPath) }),
       home: homedir(),
+      onDecision: (entry) => session?.recordDecision(entry),
     });
     const engine = new QueryEngine({
       sessionId: meta.id,
@@ -217,7 +232,7 @@ export class SessionManager {
       toolEnv: this.deps.toolEnv,
       maxRetries: this.deps.maxRetries,
     });
-    return new LiveSession({
+    session = new LiveSession({
       meta,
       projectId,
       file,
@@ -229,6 +244,24 @@ export class SessionManager {
         e.setPermissions(next, gate);
       },
       onChanged: (s) => this.index(s.projectId).update(s.file, s.meta()),
+      waiting: () => this.deps.broker.waiting(meta.id),
+      log,
     });
+    return session;
+  }
+
+  /** A session's permission log (loading the session if needed). */
+  permissionLog(sessionId: string): readonly PermissionLogEntry[] {
+    return this.open(sessionId).permissionLog;
+  }
+
+  /** Tells a session its waiting-for-a-person state changed. */
+  waitingChanged(sessionId: string): void {
+    this.live.get(sessionId)?.waitingChanged();
+  }
+
+  /** The project root of a session. */
+  projectRootOf(sessionId: string): string {
+    return this.deps.projects.get(this.projectOf(sessionId)).path;
   }
 }

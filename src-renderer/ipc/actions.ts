@@ -1,8 +1,9 @@
 import { IpcRequestError } from '@shared/domain/errors';
-import type { PermissionMode } from '@shared/domain/permissions';
+import type { PermissionMode, PermissionResponse, RulesView } from '@shared/domain/permissions';
 import type { SettingsPatch } from '@shared/domain/settings';
 import { getClient } from './client';
 import { setTranscript } from '../stores/transcripts-store';
+import { setLog, usePermissions } from '../stores/permissions-store';
 import { applySnapshot, markSeen, showToast, useWorkspace } from '../stores/workspace-store';
 
 /** Runs a request; a failure becomes a toast (and `undefined`) instead of an unhandled rejection. */
@@ -31,6 +32,7 @@ export async function bootstrap(): Promise<void> {
     c.invoke('projects.current', {}),
   ]);
   useWorkspace.setState({ appInfo, recent, models, settings });
+  usePermissions.setState({ pending: await c.invoke('permissions.pending', {}) });
   if (current) {
     applySnapshot(current);
     await Promise.all(current.tabs.open.map((id) => loadTranscript(id)));
@@ -117,4 +119,46 @@ export async function setApiKey(key: string | null): Promise<boolean> {
   const settings = await attempt('Saving the API key', () => client().invoke('settings.setApiKey', { key }));
   if (settings) useWorkspace.setState({ settings });
   return settings !== undefined;
+}
+
+export async function respondPermission(response: PermissionResponse): Promise<boolean> {
+  const ok = await attempt('Answering the permission request', () =>
+    client().invoke('permissions.respond', response),
+  );
+  return ok !== undefined;
+}
+
+export async function loadPermissionLog(sessionId: string): Promise<void> {
+  const entries = await attempt('Loading the permission log', () =>
+    client().invoke('permissions.log', { sessionId }),
+  );
+  if (entries) setLog(sessionId, entries);
+}
+
+export async function loadRules(): Promise<RulesView | undefined> {
+  const id = projectId();
+  if (id === null) return undefined;
+  return attempt('Loading permission rules', () => client().invoke('permissions.rules', { projectId: id }));
+}
+
+export async function addRule(
+  behavior: 'allow' | 'deny' | 'ask',
+  text: string,
+): Promise<RulesView | undefined> {
+  const id = projectId();
+  if (id === null) return undefined;
+  return attempt('Saving the rule', () =>
+    client().invoke('permissions.addRule', { projectId: id, behavior, text }),
+  );
+}
+
+export async function removeRule(
+  behavior: 'allow' | 'deny' | 'ask',
+  text: string,
+): Promise<RulesView | undefined> {
+  const id = projectId();
+  if (id === null) return undefined;
+  return attempt('Removing the rule', () =>
+    client().invoke('permissions.removeRule', { projectId: id, behavior, text }),
+  );
 }

@@ -11,6 +11,7 @@ import {
   useTranscripts,
 } from '../stores/transcripts-store';
 import { isInView, useWorkspace } from '../stores/workspace-store';
+import { addPending, appendLog, removePending } from '../stores/permissions-store';
 
 /**
  * Feeds contract events into the stores, once, outside React: each event is one targeted update.
@@ -45,6 +46,9 @@ export function subscribe(client: CarapaceClient): () => void {
     client.on('stream.batch', ({ deltas, progress }) => applyDeltas(deltas, progress)),
     client.on('settings.changed', ({ settings }) => useWorkspace.setState({ settings })),
     client.on('projects.changed', ({ recent }) => useWorkspace.setState({ recent })),
+    client.on('permissions.requested', ({ request }) => addPending(request)),
+    client.on('permissions.resolved', ({ requestId }) => removePending(requestId)),
+    client.on('permissions.logged', ({ sessionId, entry }) => appendLog(sessionId, entry)),
   ];
   let wasOpen = false;
   offs.push(

@@ -11,3 +11,79 @@ export const PermissionDenial = z.object({
   tool_input: z.record(z.string(), z.unknown()),
 });
 export type PermissionDenial = z.infer<typeof PermissionDenial>;
+
+export const DecidedBy = z.enum([
+  'rule',
+  'mode',
+  'analysis',
+  'sandbox',
+  'default',
+  'hook',
+  'classifier',
+  'user',
+  'leader',
+]);
+export type DecidedBy = z.infer<typeof DecidedBy>;
+
+/** A pending question for a person: may this tool call run? */
+export const PermissionRequestView = z.object({
+  id: z.string(),
+  sessionId: z.string(),
+  toolName: z.string(),
+  toolUseId: z.string(),
+  /** The command or the path, in one line. */
+  summary: z.string(),
+  /** Why it needs approval, in words ("`find -exec` runs a command"). */
+  reason: z.string(),
+  /** Rules "Always allow" would write (editable before saving). */
+  suggestions: z.array(z.string()),
+  input: z.record(z.string(), z.unknown()),
+  createdAt: z.string(),
+});
+export type PermissionRequestView = z.infer<typeof PermissionRequestView>;
+
+export const PermissionResponse = z.strictObject({
+  requestId: z.string().min(1).max(100),
+  decision: z.enum(['allow_once', 'allow_always', 'deny']),
+  /** For allow_always: the rule to write (defaults to the first suggestion). */
+  rule: z.string().min(1).max(2000).optional(),
+  /** For deny: what the model is told. */
+  feedback: z.string().max(10_000).optional(),
+});
+export type PermissionResponse = z.infer<typeof PermissionResponse>;
+
+/** One decision in a session's permission log. */
+export const PermissionLogEntry = z.object({
+  id: z.string(),
+  at: z.string(),
+  toolName: z.string(),
+  toolUseId: z.string(),
+  summary: z.string(),
+  input: z.record(z.string(), z.unknown()),
+  behavior: z.enum(['allow', 'deny']),
+  decidedBy: DecidedBy,
+  reason: z.string(),
+  rule: z.object({ text: z.string(), source: z.string() }).optional(),
+  addedRule: z.string().optional(),
+});
+export type PermissionLogEntry = z.infer<typeof PermissionLogEntry>;
+
+export const RuleView = z.object({
+  source: z.string(),
+  behavior: z.enum(['allow', 'deny', 'ask']),
+  text: z.string(),
+});
+export type RuleView = z.infer<typeof RuleView>;
+
+export const RulesView = z.object({
+  files: z.array(z.object({ source: z.string(), path: z.string(), exists: z.boolean() })),
+  rules: z.array(RuleView),
+  problems: z.array(z.string()),
+  sandbox: z.object({
+    enabled: z.boolean(),
+    available: z.boolean(),
+    autoAllowBashIfSandboxed: z.boolean(),
+    reason: z.string().nullable(),
+  }),
+});
+export type RulesView = z.infer<typeof RulesView>;

@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { StreamDelta, ToolProgressDelta, ToolResultBlock, TranscriptItem } from '../domain/messages';
-import { PermissionMode } from '../domain/permissions';
+import {
+  PermissionLogEntry,
+  PermissionMode,
+  PermissionRequestView,
+  PermissionResponse,
+  RulesView,
+} from '../domain/permissions';
 import { ModelId, ModelInfo } from '../domain/models';
 import { DirectoryListing, ProjectInfo } from '../domain/project';
 import { SessionId, SessionSummary, SessionTitle } from '../domain/session';
@@ -80,6 +86,29 @@ export const requests = {
 
   'models.list': channel(Empty, z.array(ModelInfo)),
 
+  /** Every pending permission request of every session (the inbox). */
+  'permissions.pending': channel(Empty, z.array(PermissionRequestView)),
+  'permissions.respond': channel(PermissionResponse, z.object({ ok: z.literal(true) })),
+  'permissions.log': channel(SessionRef, z.array(PermissionLogEntry)),
+  'permissions.rules': channel(ProjectRef, RulesView),
+  /** Writes a rule to the project's `.claude/settings.local.json` (e.g. from a past approval). */
+  'permissions.addRule': channel(
+    z.strictObject({
+      projectId: z.string().min(1),
+      behavior: z.enum(['allow', 'deny', 'ask']),
+      text: z.string().min(1).max(2000),
+    }),
+    RulesView,
+  ),
+  'permissions.removeRule': channel(
+    z.strictObject({
+      projectId: z.string().min(1),
+      behavior: z.enum(['allow', 'deny', 'ask']),
+      text: z.string().min(1).max(2000),
+    }),
+    RulesView,
+  ),
+
   'settings.get': channel(Empty, SettingsView),
   'settings.update': channel(SettingsPatch, SettingsView),
   /** Stores (or with null, forgets) the API key; the key never comes back over IPC. */
@@ -101,6 +130,9 @@ export const events = {
   /** A tool call finished; its result arrives before the message that collects all results of the round. */
   'tool.result': z.object({ sessionId: z.string(), block: ToolResultBlock }),
   'settings.changed': z.object({ settings: SettingsView }),
+  'permissions.requested': z.object({ request: PermissionRequestView }),
+  'permissions.resolved': z.object({ requestId: z.string(), sessionId: z.string() }),
+  'permissions.logged': z.object({ sessionId: z.string(), entry: PermissionLogEntry }),
   'projects.changed': z.object({ recent: z.array(ProjectInfo) }),
 } as const;
 

@@ -1,24 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import type { DecidedBy, PermissionLogEntry } from '@shared/domain/permissions';
 import type { AnyTool, ToolUseContext } from '../tools/tool';
 import type { GateDecision, PermissionGate } from './gate';
-import type { DecidedBy, PermissionDecision, PermissionEngine } from './engine';
+import type { PermissionDecision, PermissionEngine } from './engine';
 import type { PermissionAnswer, PermissionHandler, PermissionRequest } from './handlers';
 
-/** One line of a session's permission log: every decision, by whom or what, under which rule. */
-export interface PermissionLogEntry {
-  id: string;
-  at: string;
-  toolName: string;
-  toolUseId: string;
-  summary: string;
-  input: Record<string, unknown>;
-  behavior: 'allow' | 'deny';
-  decidedBy: DecidedBy;
-  reason: string;
-  rule?: { text: string; source: string };
-  /** A rule a person wrote with "Always allow". */
-  addedRule?: string;
-}
+export type { PermissionLogEntry };
 
 export interface EngineGateOptions {
   engine: PermissionEngine;
@@ -98,8 +85,14 @@ export class EngineGate implements PermissionGate {
     };
     const answer: PermissionAnswer = await this.o.handler.resolve(request, ctx.abortSignal);
     if (answer.behavior === 'allow') {
-      if (answer.alwaysRule) this.o.onAlwaysAllow?.(answer.alwaysRule);
-      log('allow', answer.by, answer.note ?? `approved by ${answer.by}`, undefined, answer.alwaysRule);
+      for (const rule of answer.alwaysRules ?? []) this.o.onAlwaysAllow?.(rule);
+      log(
+        'allow',
+        answer.by,
+        answer.note ?? `approved by ${answer.by}`,
+        undefined,
+        answer.alwaysRules?.join('\n'),
+      );
       return { behavior: 'allow' };
     }
     const feedback = answer.feedback?.trim();

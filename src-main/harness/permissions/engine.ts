@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { PermissionMode } from '@shared/domain/permissions';
+import type { DecidedBy, PermissionMode } from '@shared/domain/permissions';
 import { analyzeCommand, type CommandAnalysis } from '../bash/analyze';
 import { readOnlyReason } from '../bash/readonly';
 import { isInside } from '../tools/paths';
@@ -13,8 +13,7 @@ import {
   type RuleBehavior,
 } from './rule';
 
-export type DecidedBy =
-  'rule' | 'mode' | 'analysis' | 'sandbox' | 'default' | 'hook' | 'classifier' | 'user' | 'leader';
+export type { DecidedBy };
 
 export interface PermissionDecision {
   behavior: 'allow' | 'deny' | 'ask';

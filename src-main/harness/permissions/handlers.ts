@@ -1,4 +1,4 @@
-import type { DecidedBy } from './engine';
+import type { DecidedBy } from '@shared/domain/permissions';
 import { ResolveOnce } from './resolve-once';
 
 /** A tool call that needs a decision nobody has made yet. */
@@ -17,7 +17,7 @@ export interface PermissionRequest {
 }
 
 export type PermissionAnswer =
-  | { behavior: 'allow'; by: DecidedBy; alwaysRule?: string; note?: string }
+  | { behavior: 'allow'; by: DecidedBy; alwaysRules?: string[]; note?: string }
   | { behavior: 'deny'; by: DecidedBy; feedback?: string; note?: string };
 
 /** A party that may decide: answers, or null for "no opinion". It should stop when `signal` aborts. */

@@ -1,7 +1,7 @@
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { z } from 'zod';
 import { MessageItem, TranscriptItem } from '@shared/domain/messages';
-import { PermissionMode } from '@shared/domain/permissions';
+import { PermissionLogEntry, PermissionMode } from '@shared/domain/permissions';
 import { AppError, errnoCode } from '../../platform/errors';
 import { CostSnapshot } from '../cost/tracker';
 
@@ -30,6 +30,8 @@ export const TranscriptLine = z.discriminatedUnion('type', [
     summary: MessageItem.nullable(),
     at: z.string(),
   }),
+  /** A permission decision, for the session's permission log. */
+  z.object({ type: z.literal('permission'), entry: PermissionLogEntry }),
   /** Cost and usage so far; restored on resume only for the same session id. */
   z.object({ type: z.literal('cost'), snapshot: CostSnapshot, at: z.string() }),
 ]);

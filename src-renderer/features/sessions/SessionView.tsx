@@ -1,4 +1,7 @@
+import { useState } from 'react';
 import { useWorkspace } from '../../stores/workspace-store';
+import { PermissionLog } from '../permissions/PermissionLog';
+import { PermissionPrompt } from '../permissions/PermissionPrompt';
 import { Transcript } from '../transcript/Transcript';
 import { Composer } from './Composer';
 import { panelId, tabId } from './TabStrip';
@@ -9,6 +12,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
   const title = useWorkspace((s) => s.sessions[sessionId]?.title ?? 'Session');
   const layout = useWorkspace((s) => s.layout);
   const active = useWorkspace((s) => s.tabs.active === sessionId);
+  const [showLog, setShowLog] = useState(false);
   return (
     <section
       role="tabpanel"
@@ -19,8 +23,15 @@ export function SessionView({ sessionId }: { sessionId: string }) {
         if (layout === 'grid' && !active) void openSession(sessionId);
       }}
     >
-      {layout === 'grid' ? <h2 className="panel-title">{title}</h2> : null}
+      <div className="panel-bar">
+        {layout === 'grid' ? <h2 className="panel-title">{title}</h2> : <span className="spacer" />}
+        <button type="button" className="link" aria-pressed={showLog} onClick={() => setShowLog(!showLog)}>
+          Permission log
+        </button>
+      </div>
+      {showLog ? <PermissionLog sessionId={sessionId} /> : null}
       <Transcript sessionId={sessionId} />
+      <PermissionPrompt sessionId={sessionId} />
       <Composer sessionId={sessionId} />
     </section>
   );

@@ -2,6 +2,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { formatSessionCost } from '@shared/domain/cost';
 import { openSession } from '../../ipc/actions';
 import { useWorkspace } from '../../stores/workspace-store';
+import { Inbox } from '../permissions/Inbox';
 import { labelWithBadge, StateBadge, useBadge } from './StateBadge';
 
 function SidebarEntry({ sessionId }: { sessionId: string }) {
@@ -38,14 +39,17 @@ export function Sidebar() {
     ),
   );
   return (
-    <nav className="sidebar" aria-label="Sessions">
-      <h2>Sessions</h2>
-      {ids.length === 0 ? <p className="muted">No sessions yet.</p> : null}
-      <ul>
-        {ids.map((id) => (
-          <SidebarEntry key={id} sessionId={id} />
-        ))}
-      </ul>
-    </nav>
+    <div className="sidebar">
+      <Inbox />
+      <nav aria-label="Sessions">
+        <h2>Sessions</h2>
+        {ids.length === 0 ? <p className="muted">No sessions yet.</p> : null}
+        <ul>
+          {ids.map((id) => (
+            <SidebarEntry key={id} sessionId={id} />
+          ))}
+        </ul>
+      </nav>
+    </div>
   );
 }

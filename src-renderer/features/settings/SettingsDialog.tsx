@@ -3,6 +3,7 @@ import type { ThemePreference } from '@shared/domain/settings';
 import { Dialog } from '../../components/Dialog';
 import { setApiKey, updateSettings } from '../../ipc/actions';
 import { useWorkspace } from '../../stores/workspace-store';
+import { RulesSection } from '../permissions/RulesSection';
 
 const KEY_SOURCE: Record<string, string> = {
   env: 'from ANTHROPIC_API_KEY (the environment wins over a stored key)',
@@ -13,6 +14,7 @@ const KEY_SOURCE: Record<string, string> = {
 export function SettingsDialog() {
   const settings = useWorkspace((s) => s.settings);
   const models = useWorkspace((s) => s.models);
+  const hasProject = useWorkspace((s) => s.project !== null);
   const [key, setKey] = useState('');
   const [baseUrl, setBaseUrl] = useState(
     settings?.baseUrlSource === 'settings' ? (settings.anthropicBaseUrl ?? '') : '',
@@ -117,6 +119,7 @@ export function SettingsDialog() {
           </select>
         </label>
       </section>
+      {hasProject ? <RulesSection /> : null}
       <div className="row end">
         <button type="button" onClick={close}>
           Close

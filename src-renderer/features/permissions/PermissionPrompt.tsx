@@ -1,0 +1,80 @@
+import { useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import type { PermissionRequestView } from '@shared/domain/permissions';
+import { respondPermission } from '../../ipc/actions';
+import { usePermissions } from '../../stores/permissions-store';
+
+function Prompt({ request, queued }: { request: PermissionRequestView; queued: number }) {
+  const [rule, setRule] = useState(request.suggestions.join('\n'));
+  const [feedback, setFeedback] = useState('');
+  const [busy, setBusy] = useState(false);
+  const answer = async (decision: 'allow_once' | 'allow_always' | 'deny') => {
+    setBusy(true);
+    const ok = await respondPermission({
+      requestId: request.id,
+      decision,
+      ...(decision === 'allow_always' && rule.trim() !== '' ? { rule: rule.trim() } : {}),
+      ...(decision === 'deny' && feedback.trim() !== '' ? { feedback: feedback.trim() } : {}),
+    });
+    if (!ok) setBusy(false);
+  };
+  return (
+    <div
+      role="dialog"
+      aria-label="Permission request"
+      className="permission-prompt"
+      data-request={request.id}
+    >
+      <div className="permission-head">
+        <strong>{request.toolName}</strong> needs your approval
+        {queued > 0 ? <span className="muted"> ({queued} more waiting)</span> : null}
+      </div>
+      <pre className="permission-subject">{request.summary}</pre>
+      <p className="permission-reason">{request.reason}</p>
+      <label className="permission-rule">
+        Rules for “Always allow” (one per line)
+        <textarea
+          aria-label="Rule"
+          value={rule}
+          rows={Math.max(1, request.suggestions.length)}
+          onChange={(e) => setRule(e.target.value)}
+          placeholder="no rule suggested"
+          spellCheck={false}
+        />
+      </label>
+      <label>
+        Feedback for the model (sent with Deny)
+        <input
+          aria-label="Feedback"
+          value={feedback}
+          onChange={(e) => setFeedback(e.target.value)}
+          placeholder="e.g. use the test script instead"
+        />
+      </label>
+      <div className="row">
+        <button type="button" className="primary" disabled={busy} onClick={() => void answer('allow_once')}>
+          Allow once
+        </button>
+        <button
+          type="button"
+          disabled={busy || rule.trim() === ''}
+          onClick={() => void answer('allow_always')}
+          title={`Writes ${rule} to .claude/settings.local.json`}
+        >
+          Always allow
+        </button>
+        <button type="button" className="stop" disabled={busy} onClick={() => void answer('deny')}>
+          Deny
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** The oldest pending request of one session, above its composer; the session waits, others run on. */
+export function PermissionPrompt({ sessionId }: { sessionId: string }) {
+  const pending = usePermissions(useShallow((s) => s.pending.filter((p) => p.sessionId === sessionId)));
+  const first = pending[0];
+  if (!first) return null;
+  return <Prompt key={first.id} request={first} queued={pending.length - 1} />;
+}
