@@ -6,6 +6,7 @@ import type { ModelClient } from './harness/model/model-client';
 import { DefaultModelRouter } from './harness/model/router';
 import { SettingsService } from './harness/settings/settings-service';
 import { builtinTools } from './harness/tools/registry';
+import { SandboxService } from './harness/bash/sandbox';
 import { sanitizeEnv } from './platform/env';
 import { createHandlers } from './ipc/handlers';
 import { IpcRouter } from './ipc/router';
@@ -57,6 +58,15 @@ export function createCarapace(options: CarapaceOptions): Carapace {
   const models = new DefaultModelRouter(settings, demo);
   const projects = new ProjectRegistry(paths.stateFile);
   const projectDir = (projectId: string) => paths.projectDir(projectId);
+  const sandbox = new SandboxService({ bwrapPath: options.env['CARAPACE_BWRAP'] });
+  // Checked now, so the first command already knows whether it can run sandboxed.
+  sandbox.status().then(
+    (s) => {
+      if (!s.available)
+        options.logger.warn(`Bash runs without the OS sandbox: ${s.reason ?? 'unknown reason'}`);
+    },
+    () => undefined,
+  );
   // Sessions tell the broker's listeners when a request arrives or is answered (the "waiting" badge).
   const broker = new PermissionBroker(hub, (sessionId) => sessions.waitingChanged(sessionId));
   const permissionLocations = (projectRoot: string) => ({
@@ -78,6 +88,7 @@ export function createCarapace(options: CarapaceOptions): Carapace {
     maxRetries: retriesFrom(options.env),
     permissionLocations,
     broker,
+    sandbox,
   });
   const workspace = new WorkspaceService(projects, sessions, new TabsStore(projectDir), hub);
   settings.onDidChange((view) => hub.emit('settings.changed', { settings: view }));
@@ -93,7 +104,7 @@ export function createCarapace(options: CarapaceOptions): Carapace {
     folderPicker: options.folderPicker ?? null,
     broker,
     permissionLocations,
-    sandboxStatus: () => ({ available: false, reason: 'This version runs commands without the OS sandbox.' }),
+    sandboxStatus: () => sandbox.status(),
   };
   return {
     services,
@@ -101,6 +112,7 @@ export function createCarapace(options: CarapaceOptions): Carapace {
     hub,
     async shutdown() {
       await sessions.shutdown();
+      await sandbox.close();
       hub.dispose();
       if (demo instanceof DemoModelClient) await demo.close();
     },

@@ -11,6 +11,8 @@ import { loadPermissionSources } from '../harness/permissions/settings-sources';
 import { readTranscript, TranscriptWriter } from '../harness/session/transcript-file';
 import { SettingsService } from '../harness/settings/settings-service';
 import { builtinTools } from '../harness/tools/registry';
+import { SandboxService } from '../harness/bash/sandbox';
+import { createSessionShell } from '../harness/permissions/sandbox-policy';
 import { sanitizeEnv } from '../platform/env';
 import { carapaceHome, dataPaths, managedSettingsFile, projectSlug } from '../platform/paths';
 import { homedir } from 'node:os';
@@ -96,20 +98,30 @@ export async function runPrint(o: PrintOptions, io: PrintIo): Promise<number> {
   const sources = loadPermissionSources(locations);
   for (const problem of sources.problems) io.stderr.write(`carapace: ${problem}\n`);
   const mode = o.permissionMode ?? sources.defaultMode ?? 'default';
+  const home = io.env['HOME'] ?? homedir();
+  const sandbox = new SandboxService({ bwrapPath: io.env['CARAPACE_BWRAP'] });
+  if (sources.sandbox.enabled) {
+    const status = await sandbox.status();
+    if (!status.available)
+      io.stderr.write(
+        `carapace: Bash runs without the OS sandbox (${status.reason ?? 'unknown reason'}); commands that are not read-only need approval.\n`,
+      );
+  }
   // Print mode never waits for a person: what would need approval is refused and reported.
   const gate = createSessionGate({
     sessionId: session.id,
     locations,
     mode: () => mode,
-    sandboxActive: () => false,
+    sandboxActive: () => sandbox.knownStatus?.available === true,
     handler: null,
-    home: homedir(),
+    home,
   });
+  const sessionDir = path.join(dir, session.id);
   const engine = new QueryEngine({
     sessionId: session.id,
     projectRoot,
     cwd: projectRoot,
-    sessionDir: path.join(dir, session.id),
+    sessionDir,
     writer: new TranscriptWriter(session.file),
     model: o.model ?? (settings.demoOnly ? DEMO_MODEL_ID : (settings.current.model ?? DEFAULT_CLAUDE_MODEL)),
     fallbackModel,
@@ -118,6 +130,14 @@ export async function runPrint(o: PrintOptions, io: PrintIo): Promise<number> {
     tools: builtinTools(),
     models,
     toolEnv: sanitizeEnv(io.env),
+    shell: createSessionShell({
+      sessionId: session.id,
+      sessionDir,
+      locations,
+      home,
+      env: sanitizeEnv(io.env),
+      sandbox,
+    }),
     appendSystemPrompt: o.appendSystemPrompt ?? undefined,
     maxTurns: o.maxTurns ?? undefined,
   });
@@ -168,7 +188,8 @@ export async function runPrint(o: PrintOptions, io: PrintIo): Promise<number> {
     }
   } finally {
     process.off('SIGINT', onSigint);
-    engine.close();
+    await engine.close();
+    await sandbox.close();
     await demo.close();
   }
 

@@ -1,9 +1,10 @@
-import type { RulesView } from '@shared/domain/permissions';
+import type { RulesView, SandboxView } from '@shared/domain/permissions';
 import { RuleSyntaxError } from '../harness/permissions/rule';
 import {
   addLocalRule,
   loadPermissionSources,
   removeLocalRule,
+  type PermissionSources,
 } from '../harness/permissions/settings-sources';
 import { AppError } from '../platform/errors';
 import type { HandlerMap } from './router';
@@ -15,25 +16,33 @@ type PermissionChannels =
   | 'permissions.log'
   | 'permissions.rules'
   | 'permissions.addRule'
-  | 'permissions.removeRule';
+  | 'permissions.removeRule'
+  | 'sandbox.status'
+  | 'tasks.list'
+  | 'tasks.stop';
 
 function projectRoot(s: Services, projectId: string): string {
   return s.workspace.snapshot(projectId).project.path;
 }
 
-function rulesView(s: Services, projectId: string): RulesView {
+async function sandboxView(s: Services, sources: PermissionSources): Promise<SandboxView> {
+  const status = await s.sandboxStatus();
+  return {
+    enabled: sources.sandbox.enabled,
+    available: status.available,
+    autoAllowBashIfSandboxed: sources.sandbox.autoAllowBashIfSandboxed,
+    reason: status.reason,
+    allowedDomains: sources.sandbox.allowedDomains,
+  };
+}
+
+async function rulesView(s: Services, projectId: string): Promise<RulesView> {
   const sources = loadPermissionSources(s.permissionLocations(projectRoot(s, projectId)));
-  const status = s.sandboxStatus();
   return {
     files: sources.files,
     rules: sources.rules.map((r) => ({ source: r.source, behavior: r.behavior, text: r.text })),
     problems: sources.problems,
-    sandbox: {
-      enabled: sources.sandbox.enabled,
-      available: status.available,
-      autoAllowBashIfSandboxed: sources.sandbox.autoAllowBashIfSandboxed,
-      reason: status.reason,
-    },
+    sandbox: await sandboxView(s, sources),
   };
 }
 
@@ -47,6 +56,7 @@ function asInputError(run: () => void): void {
   }
 }
 
+/** Permissions, the sandbox and background tasks: what an agent may do, and what it is running. */
 export function permissionHandlers(s: Services): Pick<HandlerMap, PermissionChannels> {
   return {
     'permissions.pending': () => s.broker.list(),
@@ -64,5 +74,9 @@ export function permissionHandlers(s: Services): Pick<HandlerMap, PermissionChan
       asInputError(() => removeLocalRule(projectRoot(s, projectId), behavior, text));
       return rulesView(s, projectId);
     },
+    'sandbox.status': ({ projectId }) =>
+      sandboxView(s, loadPermissionSources(s.permissionLocations(projectRoot(s, projectId)))),
+    'tasks.list': ({ sessionId }) => s.sessions.tasks(sessionId),
+    'tasks.stop': ({ sessionId, taskId }) => ({ stopped: s.sessions.stopTask(sessionId, taskId) }),
   };
 }

@@ -1,4 +1,5 @@
 import type { ModelInfo } from '@shared/domain/models';
+import type { SandboxStatus } from '../harness/bash/sandbox';
 import type { SettingsService } from '../harness/settings/settings-service';
 import type { SessionManager } from '../workspace/sessions';
 import type { SourceLocations } from '../harness/permissions/settings-sources';
@@ -23,5 +24,5 @@ export interface Services {
   broker: PermissionBroker;
   permissionLocations(projectRoot: string): SourceLocations;
   /** Whether the OS sandbox can run commands here, and if not, why. */
-  sandboxStatus(): { available: boolean; reason: string | null };
+  sandboxStatus(): Promise<SandboxStatus>;
 }

@@ -57,7 +57,7 @@ export async function testEngine(scenario: ScenarioInput, overrides: Partial<Eng
   const engine = new QueryEngine(options);
   engine.start();
   onTestFinished(async () => {
-    writer.close();
+    await engine.close();
     await api.close();
   });
 

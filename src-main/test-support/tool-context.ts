@@ -1,4 +1,5 @@
 import type { PermissionMode } from '@shared/domain/permissions';
+import { plainShell } from '../harness/bash/shell-executor';
 import { sanitizeEnv } from '../platform/env';
 import { FileHistory } from '../harness/tools/file-history';
 import { ReadFileState } from '../harness/tools/read-file-state';
@@ -21,6 +22,7 @@ export function toolContext(
     fileHistory: new FileHistory(),
     todos: { items: [] },
     env: sanitizeEnv(process.env),
+    shell: plainShell(sanitizeEnv(process.env), tempDir('carapace-shell-')),
     ...overrides,
   };
 }

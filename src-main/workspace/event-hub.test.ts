@@ -25,10 +25,28 @@ describe('EventHub', () => {
             { sessionId: 'a', itemId: 'm1', index: 0, text: '!' },
           ],
           progress: [],
+          taskOutput: [],
         },
       },
     ]);
     expect(hub.stats).toMatchObject({ batches: 1, deltas: 3, events: 1 });
+  });
+
+  it('merges a background task\'s output per batch and keeps only the tail of a flood', () => {
+    vi.useFakeTimers();
+    const hub = new EventHub({ flushIntervalMs: 16 });
+    const sent: { event: string; payload: unknown }[] = [];
+    hub.subscribe((event, payload) => sent.push({ event, payload }));
+    hub.taskOutput({ sessionId: 'a', taskId: 't1', text: 'start\n' });
+    hub.taskOutput({ sessionId: 'a', taskId: 't2', text: 'other\n' });
+    hub.taskOutput({ sessionId: 'a', taskId: 't1', text: `${'y\n'.repeat(10_000)}end` });
+    vi.advanceTimersByTime(16);
+    expect(sent).toHaveLength(1);
+    const batch = sent[0]?.payload as { taskOutput: { taskId: string; text: string }[] };
+    expect(batch.taskOutput.map((t) => t.taskId)).toEqual(['t1', 't2']);
+    expect(batch.taskOutput[0]?.text.length).toBe(8192);
+    expect(batch.taskOutput[0]?.text.endsWith('y\nend')).toBe(true);
+    expect(batch.taskOutput[1]?.text).toBe('other\n');
   });
 
   it('flushes pending deltas before any other event, so a final message never overtakes its text', () => {

@@ -1,5 +1,9 @@
 import type { EventName, EventPayload } from '@shared/ipc/contract';
 import type { StreamDelta, ToolProgressDelta } from '@shared/domain/messages';
+import type { TaskOutputDelta } from '@shared/domain/session';
+
+/** A background task's output per batch is cut to its tail: the UI shows only the tail, and `yes` must not flood the window. */
+const TASK_BATCH_CHARS = 8192;
 
 export type EventSink = <E extends EventName>(event: E, payload: EventPayload<E>) => void;
 
@@ -19,6 +23,7 @@ export class EventHub {
   private readonly sinks = new Set<EventSink>();
   private pending: StreamDelta[] = [];
   private progress: ToolProgressDelta[] = [];
+  private taskOut: TaskOutputDelta[] = [];
   private timer: ReturnType<typeof setTimeout> | null = null;
   private readonly flushIntervalMs: number;
   /** Counters for the benchmark: events and deltas sent since start. */
@@ -61,19 +66,29 @@ export class EventHub {
     this.timer ??= setTimeout(() => this.flush(), this.flushIntervalMs);
   }
 
+  /** A background task's output; batched with the deltas, merged per task, only the tail kept. */
+  taskOutput(p: TaskOutputDelta): void {
+    const last = this.taskOut.find((t) => t.sessionId === p.sessionId && t.taskId === p.taskId);
+    if (last) last.text = (last.text + p.text).slice(-TASK_BATCH_CHARS);
+    else this.taskOut.push({ ...p, text: p.text.slice(-TASK_BATCH_CHARS) });
+    this.timer ??= setTimeout(() => this.flush(), this.flushIntervalMs);
+  }
+
   flush(): void {
     if (this.timer) {
       clearTimeout(this.timer);
       this.timer = null;
     }
-    if (this.pending.length === 0 && this.progress.length === 0) return;
+    if (this.pending.length === 0 && this.progress.length === 0 && this.taskOut.length === 0) return;
     const deltas = this.pending;
     const progress = this.progress;
+    const taskOutput = this.taskOut;
     this.pending = [];
     this.progress = [];
+    this.taskOut = [];
     this.stats.batches++;
     this.stats.deltas += deltas.length;
-    this.send('stream.batch', { deltas, progress });
+    this.send('stream.batch', { deltas, progress, taskOutput });
   }
 
   private send<E extends EventName>(event: E, payload: EventPayload<E>): void {

@@ -3,7 +3,9 @@ import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { NoticeItem, TranscriptItem } from '@shared/domain/messages';
 import type { PermissionMode } from '@shared/domain/permissions';
-import type { SessionSummary } from '@shared/domain/session';
+import type { SessionSummary, TaskView } from '@shared/domain/session';
+import type { SandboxService } from '../harness/bash/sandbox';
+import { createSessionShell } from '../harness/permissions/sandbox-policy';
 import { QueryEngine } from '../harness/engine/query-engine';
 import type { ModelRouter } from '../harness/model/model-client';
 import { interactiveHandler } from '../harness/permissions/handlers';
@@ -41,6 +43,8 @@ export interface SessionManagerDeps {
   /** Where a project's permission settings live (user, project, local, policy). */
   permissionLocations(projectRoot: string): SourceLocations;
   broker: PermissionBroker;
+  /** The OS sandbox Bash commands run in; null runs them without one (tests of other parts). */
+  sandbox: SandboxService | null;
 }
 
 const now = () => new Date().toISOString();
@@ -165,7 +169,7 @@ export class SessionManager {
     const running = [...this.live.values()].filter((s) => s.busy);
     for (const s of running) s.stop();
     await Promise.allSettled(running.map((s) => s.settled()));
-    for (const s of this.live.values()) s.engine.close();
+    await Promise.allSettled([...this.live.values()].map((s) => s.engine.close()));
   }
 
   /** The live session, loading it from its transcript on first use. */
@@ -207,11 +211,13 @@ export class SessionManager {
     let mode = meta.permissionMode;
     // Assigned below; the gate only calls back once a turn runs.
     let session: LiveSession | null = null;
+    const locations = this.deps.permissionLocations(projectPath);
+    const sandbox = this.deps.sandbox;
     const gate = createSessionGate({
       sessionId: meta.id,
-      locations: this.deps.permissionLocations(projectPath),
+      locations,
       mode: () => mode,
-      sandboxActive: () => false,
+      sandboxActive: () => sandbox?.knownStatus?.available === true,
       // A person answers in the UI; hooks and a classifier join this race when they exist.
       handler: interactiveHandler({ askUser: this.deps.broker.decider(projectPath) }),
       home: homedir(),
@@ -231,6 +237,18 @@ export class SessionManager {
       models: this.deps.models,
       toolEnv: this.deps.toolEnv,
       maxRetries: this.deps.maxRetries,
+      shell: createSessionShell({
+        sessionId: meta.id,
+        sessionDir,
+        locations,
+        home: homedir(),
+        env: this.deps.toolEnv,
+        sandbox,
+      }),
+      taskEvents: {
+        onChange: (task) => this.deps.hub.emit('tasks.changed', { task }),
+        onOutput: (taskId, text) => this.deps.hub.taskOutput({ sessionId: meta.id, taskId, text }),
+      },
     });
     session = new LiveSession({
       meta,
@@ -248,6 +266,15 @@ export class SessionManager {
       log,
     });
     return session;
+  }
+
+  /** A session's background tasks; a session not loaded has none running (they end with it). */
+  tasks(sessionId: string): TaskView[] {
+    return this.live.get(sessionId)?.engine.tasks.list() ?? [];
+  }
+
+  stopTask(sessionId: string, taskId: string): boolean {
+    return this.live.get(sessionId)?.engine.tasks.kill(taskId) ?? false;
   }
 
   /** A session's permission log (loading the session if needed). */

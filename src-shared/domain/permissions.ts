@@ -75,15 +75,21 @@ export const RuleView = z.object({
 });
 export type RuleView = z.infer<typeof RuleView>;
 
+/** The OS sandbox for a project: switched on in its settings, and able to start on this machine. */
+export const SandboxView = z.object({
+  enabled: z.boolean(),
+  available: z.boolean(),
+  autoAllowBashIfSandboxed: z.boolean(),
+  /** Why it cannot start, when it cannot. */
+  reason: z.string().nullable(),
+  allowedDomains: z.array(z.string()),
+});
+export type SandboxView = z.infer<typeof SandboxView>;
+
 export const RulesView = z.object({
   files: z.array(z.object({ source: z.string(), path: z.string(), exists: z.boolean() })),
   rules: z.array(RuleView),
   problems: z.array(z.string()),
-  sandbox: z.object({
-    enabled: z.boolean(),
-    available: z.boolean(),
-    autoAllowBashIfSandboxed: z.boolean(),
-    reason: z.string().nullable(),
-  }),
+  sandbox: SandboxView,
 });
 export type RulesView = z.infer<typeof RulesView>;

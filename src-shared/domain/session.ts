@@ -43,3 +43,23 @@ export const SessionId = z.string().min(1).max(100);
 export function isWorking(activity: SessionActivity | undefined): boolean {
   return activity === 'thinking' || activity === 'streaming' || activity === 'tools';
 }
+
+/** A background task of a session (a `run_in_background` command). */
+export const TaskView = z.object({
+  id: z.string(),
+  sessionId: z.string(),
+  kind: z.enum(['local_bash']),
+  description: z.string(),
+  command: z.string(),
+  status: z.enum(['running', 'completed', 'failed', 'killed']),
+  startedAt: z.string(),
+  endedAt: z.string().nullable(),
+  exitCode: z.number().nullable(),
+  /** The last few KB of output. */
+  outputTail: z.string(),
+});
+export type TaskView = z.infer<typeof TaskView>;
+
+/** New output of a background task, batched per frame; only the tail of a flood is kept. */
+export const TaskOutputDelta = z.object({ sessionId: z.string(), taskId: z.string(), text: z.string() });
+export type TaskOutputDelta = z.infer<typeof TaskOutputDelta>;

@@ -6,10 +6,11 @@ import {
   PermissionRequestView,
   PermissionResponse,
   RulesView,
+  SandboxView,
 } from '../domain/permissions';
 import { ModelId, ModelInfo } from '../domain/models';
 import { DirectoryListing, ProjectInfo } from '../domain/project';
-import { SessionId, SessionSummary, SessionTitle } from '../domain/session';
+import { SessionId, SessionSummary, SessionTitle, TaskOutputDelta, TaskView } from '../domain/session';
 import { SettingsPatch, SettingsView } from '../domain/settings';
 import { TabsState, WorkspaceSnapshot } from '../domain/workspace';
 
@@ -86,6 +87,13 @@ export const requests = {
 
   'models.list': channel(Empty, z.array(ModelInfo)),
 
+  /** A session's background tasks, running and ended. */
+  'tasks.list': channel(SessionRef, z.array(TaskView)),
+  'tasks.stop': channel(
+    z.strictObject({ sessionId: SessionId, taskId: z.string().min(1).max(100) }),
+    z.object({ stopped: z.boolean() }),
+  ),
+
   /** Every pending permission request of every session (the inbox). */
   'permissions.pending': channel(Empty, z.array(PermissionRequestView)),
   'permissions.respond': channel(PermissionResponse, z.object({ ok: z.literal(true) })),
@@ -109,6 +117,9 @@ export const requests = {
     RulesView,
   ),
 
+  /** Whether a project's Bash commands run inside the OS sandbox, and if not, why. */
+  'sandbox.status': channel(ProjectRef, SandboxView),
+
   'settings.get': channel(Empty, SettingsView),
   'settings.update': channel(SettingsPatch, SettingsView),
   /** Stores (or with null, forgets) the API key; the key never comes back over IPC. */
@@ -126,7 +137,13 @@ export const events = {
   /** A shown message withdrawn (a failed attempt, a reply regenerated with a larger limit). */
   'transcript.removed': z.object({ sessionId: z.string(), itemId: z.string() }),
   /** Text deltas and tool output of every running session, batched (about one frame's worth per message). */
-  'stream.batch': z.object({ deltas: z.array(StreamDelta), progress: z.array(ToolProgressDelta) }),
+  'stream.batch': z.object({
+    deltas: z.array(StreamDelta),
+    progress: z.array(ToolProgressDelta),
+    taskOutput: z.array(TaskOutputDelta),
+  }),
+  /** A background task started or ended. */
+  'tasks.changed': z.object({ task: TaskView }),
   /** A tool call finished; its result arrives before the message that collects all results of the round. */
   'tool.result': z.object({ sessionId: z.string(), block: ToolResultBlock }),
   'settings.changed': z.object({ settings: SettingsView }),

@@ -16,6 +16,8 @@ import type { TranscriptLine, TranscriptWriter } from '../session/transcript-fil
 import { FileHistory } from '../tools/file-history';
 import { ReadFileState } from '../tools/read-file-state';
 import type { AnyTool, TodoItem, ToolUseContext } from '../tools/tool';
+import { plainShell, type ShellExecutor } from '../bash/shell-executor';
+import { TaskManager, type TaskEvents } from '../tasks/task-manager';
 
 export interface EngineOptions {
   sessionId: string;
@@ -39,6 +41,10 @@ export interface EngineOptions {
   onStop?: ((messages: readonly MessageItem[]) => Promise<string | null>) | undefined;
   sleep?: ((ms: number, signal: AbortSignal) => Promise<void>) | undefined;
   platform?: string;
+  /** How Bash runs for this session (PTY, sandbox); unsandboxed when not given. */
+  shell?: ShellExecutor | undefined;
+  /** Told when background tasks change or print. */
+  taskEvents?: TaskEvents | undefined;
 }
 
 /** What the engine reports: the loop's events, plus every item it adds to the transcript. */
@@ -84,6 +90,9 @@ export class QueryEngine {
   private readonly todos: { items: TodoItem[] } = { items: [] };
   private cwd: string;
   private running: AbortController | null = null;
+  private readonly shell: ShellExecutor;
+  /** The session's background tasks; they end with the session. */
+  readonly tasks: TaskManager;
   model: string;
 
   private readonly options: EngineOptions;
@@ -95,6 +104,8 @@ export class QueryEngine {
     // The Bash analysis decides which commands may run in parallel: have its parser ready early.
     loadBashParser().catch(() => undefined);
     this.cost = new CostTracker(options.sessionId);
+    this.shell = options.shell ?? plainShell(options.toolEnv, options.sessionDir);
+    this.tasks = new TaskManager(options.sessionId, this.shell, options.taskEvents ?? {});
   }
 
   get sessionId(): string {
@@ -150,9 +161,15 @@ export class QueryEngine {
     this.options.writer.append(line);
   }
 
-  /** Closes the transcript file. */
-  close(): void {
+  /** Ends the session: background tasks are stopped, the transcript file closed. */
+  async close(): Promise<void> {
+    await this.tasks.killAll();
     this.options.writer.close();
+  }
+
+  /** The directory the next command starts in. */
+  get workingDirectory(): string {
+    return this.cwd;
   }
 
   /** Stops the running turn: the request and the tools are aborted; the turn ends as `aborted`. */
@@ -210,6 +227,8 @@ export class QueryEngine {
       fileHistory: this.fileHistory,
       todos: this.todos,
       env: this.options.toolEnv,
+      shell: this.shell,
+      tasks: this.tasks,
     };
     const loop = queryLoop({
       messages: [...this.context],
@@ -295,6 +314,9 @@ export class QueryEngine {
             break;
           case 'denied':
             denials.push(e.denial);
+            break;
+          case 'cwd':
+            this.cwd = e.cwd;
             break;
           case 'error':
             error = e.error;

@@ -378,6 +378,8 @@ export async function* queryLoop(params: QueryParams): AsyncGenerator<LoopEvent,
         while (denials.length > 0) yield { type: 'denied', denial: denials.shift() as PermissionDenial };
         const toolResults = userItem(results, 'tool_results');
         yield { type: 'user', item: toolResults };
+        if (executor.finalContext.cwd !== state.toolUseContext.cwd)
+          yield { type: 'cwd', cwd: executor.finalContext.cwd };
         if (params.signal.aborted) return terminal('aborted', 'Stopped by the user.');
         const turnCount = state.turnCount + 1;
         if (params.maxTurns !== undefined && turnCount >= params.maxTurns) {

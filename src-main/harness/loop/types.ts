@@ -83,4 +83,6 @@ export type LoopEvent =
       durationMs: number;
     }
   | { type: 'denied'; denial: PermissionDenial }
+  /** A tool changed the working directory (a `cd`); the next turn starts there. */
+  | { type: 'cwd'; cwd: string }
   | { type: 'error'; error: DescribedApiError };

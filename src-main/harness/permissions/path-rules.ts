@@ -42,3 +42,21 @@ export function pathRuleMatches(
   // `dir/**` also covers `dir` itself.
   return re.test(rel) || (pattern.endsWith('/**') && globToRegExp(pattern.slice(0, -3)).test(rel));
 }
+
+/**
+ * A Read rule's pattern as an absolute glob the OS sandbox understands (same anchors as
+ * {@link pathRuleMatches}; a bare name or a deny/ask `dir/**` covers any depth), or null for a rule
+ * with no path (the whole tool).
+ */
+export function pathRuleGlob(rule: PermissionRule, projectRoot: string, home: string): string | null {
+  const spec = rule.specifier;
+  if (spec === null) return null;
+  if (spec.startsWith('//')) return `/${spec.slice(2)}`;
+  if (spec.startsWith('~/')) return path.join(home, spec.slice(2));
+  if (spec.startsWith('/')) return path.join(rule.base, spec.slice(1));
+  const pattern = spec.replace(/^\.\//, '');
+  const singleDir = /^[^/*?[]+\/\*\*$/.test(pattern);
+  const anyDepth =
+    !pattern.includes('/') || (singleDir && rule.behavior !== 'allow' && !spec.startsWith('./'));
+  return path.join(projectRoot, anyDepth ? `**/${pattern}` : pattern);
+}

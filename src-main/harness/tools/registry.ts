@@ -1,4 +1,5 @@
 import { BashTool } from './bash';
+import { BashOutputTool, KillShellTool } from './task-tools';
 import { EditTool } from './edit';
 import { GlobTool } from './glob';
 import { GrepTool } from './grep';
@@ -9,7 +10,17 @@ import { WriteTool } from './write';
 
 /** The built-in tools, in the order the model sees them. */
 export function builtinTools(): AnyTool[] {
-  return [ReadTool, WriteTool, EditTool, GlobTool, GrepTool, BashTool, TodoWriteTool];
+  return [
+    ReadTool,
+    WriteTool,
+    EditTool,
+    GlobTool,
+    GrepTool,
+    BashTool,
+    BashOutputTool,
+    KillShellTool,
+    TodoWriteTool,
+  ];
 }
 
 export function toolByName(tools: readonly AnyTool[], name: string): AnyTool | undefined {

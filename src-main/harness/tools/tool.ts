@@ -1,6 +1,8 @@
 import type { z } from 'zod';
 import type { ImageBlock, TextBlock, ToolDisplay } from '@shared/domain/messages';
 import type { PermissionMode } from '@shared/domain/permissions';
+import type { ShellExecutor } from '../bash/shell-executor';
+import type { TaskManager } from '../tasks/task-manager';
 import type { FileHistory } from './file-history';
 import type { ReadFileState } from './read-file-state';
 
@@ -39,6 +41,10 @@ export interface ToolUseContext {
   todos: { items: TodoItem[] };
   /** Environment for child processes, already stripped of secrets. */
   env: NodeJS.ProcessEnv;
+  /** How Bash commands run (PTY, sandbox, cwd tracking). */
+  shell: ShellExecutor;
+  /** The session's background tasks, where there are any. */
+  tasks?: TaskManager;
 }
 
 export interface TodoItem {

@@ -1,0 +1,194 @@
+import { spawn } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import { homedir } from 'node:os';
+import type { SandboxManager } from '@anthropic-ai/sandbox-runtime';
+import path from 'node:path';
+
+export interface SandboxStatus {
+  available: boolean;
+  /** Why not, in words, when unavailable. */
+  reason: string | null;
+}
+
+export interface SandboxRequest {
+  command: string;
+  cwd: string;
+  /** Folders the command may write: the project, its temp dir, the session folder. */
+  writable: readonly string[];
+  /** Paths it may not read (secrets, Read deny rules). */
+  denyRead: readonly string[];
+  /** Domains reachable through the sandbox's proxy; everything else is refused. */
+  allowedDomains: readonly string[];
+  signal?: AbortSignal;
+}
+
+/** Paths no sandboxed command may read, whatever the settings. */
+export function secretPaths(home = homedir(), projectRoot?: string): string[] {
+  const paths = [
+    '.ssh',
+    '.aws',
+    '.gnupg',
+    '.config/gcloud',
+    '.kube',
+    '.docker/config.json',
+    '.netrc',
+    '.npmrc',
+    '.pypirc',
+    '.git-credentials',
+  ].map((p) => path.join(home, p));
+  if (projectRoot) paths.push(path.join(projectRoot, '**', '.env*'));
+  return paths;
+}
+
+type SandboxManagerT = typeof SandboxManager;
+
+/**
+ * Runs Bash commands inside `@anthropic-ai/sandbox-runtime` (bubblewrap + socat + seccomp on Linux,
+ * Seatbelt on macOS): writes only where allowed, secrets unreadable, network only through a proxy
+ * that admits the allowed domains. Loaded on first use; when it cannot start, says why.
+ */
+export interface SandboxServiceOptions {
+  /** Where bubblewrap is, when not on PATH (`CARAPACE_BWRAP`). */
+  bwrapPath?: string | undefined;
+}
+
+/** Just enough environment to start the probe; nothing of the user's. */
+function sanitizedPath(): NodeJS.ProcessEnv {
+  return { PATH: process.env['PATH'] ?? '/usr/bin:/bin' };
+}
+
+/** Runs argv to its end; exit code and what it printed on stderr. */
+function runOnce(argv: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve) => {
+    const [file, ...args] = argv;
+    if (!file) {
+      resolve({ code: null, stderr: 'nothing to run' });
+      return;
+    }
+    const child = spawn(file, args, { env, stdio: ['ignore', 'ignore', 'pipe'], timeout: 15_000 });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', (e) => resolve({ code: null, stderr: e.message }));
+    child.on('close', (code) => resolve({ code, stderr: stderr.trim() }));
+  });
+}
+
+export class SandboxService {
+  private manager: SandboxManagerT | null = null;
+  private starting: Promise<SandboxManagerT> | null = null;
+  private domains = '';
+  private cachedStatus: SandboxStatus | null = null;
+  private checking: Promise<SandboxStatus> | null = null;
+
+  constructor(private readonly options: SandboxServiceOptions = {}) {}
+
+  /**
+   * Whether the sandbox can run here: the platform, its dependencies (bwrap, socat, ripgrep), and a
+   * sandboxed `true` actually starting (user namespaces can be off even with bubblewrap installed).
+   */
+  status(): Promise<SandboxStatus> {
+    if (this.cachedStatus) return Promise.resolve(this.cachedStatus);
+    this.checking ??= this.check().then((s) => (this.cachedStatus = s));
+    return this.checking;
+  }
+
+  private async check(): Promise<SandboxStatus> {
+    try {
+      const { SandboxManager } = await import('@anthropic-ai/sandbox-runtime');
+      if (!SandboxManager.isSupportedPlatform())
+        return { available: false, reason: `the OS sandbox does not support ${process.platform}` };
+      const bwrap = this.options.bwrapPath;
+      if (bwrap) {
+        try {
+          accessSync(bwrap, constants.X_OK);
+        } catch {
+          return { available: false, reason: `bubblewrap was not found at ${bwrap}` };
+        }
+      }
+      const deps = SandboxManager.checkDependencies();
+      const missing = deps.errors.filter((e) => !(bwrap && /bwrap|bubblewrap/i.test(e)));
+      if (missing.length > 0)
+        return { available: false, reason: `the OS sandbox cannot start: ${missing.join('; ')}` };
+      const probe = await this.wrap({
+        command: 'true',
+        cwd: homedir(),
+        writable: [],
+        denyRead: [],
+        allowedDomains: [],
+      });
+      const run = await runOnce(probe, sanitizedPath());
+      this.afterCommand();
+      if (run.code !== 0)
+        return {
+          available: false,
+          reason: `the OS sandbox cannot start here: ${run.stderr || `exit code ${String(run.code)}`}`,
+        };
+      return { available: true, reason: null };
+    } catch (error) {
+      return { available: false, reason: `the OS sandbox could not start: ${(error as Error).message}` };
+    }
+  }
+
+  /** The last known status without waiting (null before the first check). */
+  get knownStatus(): SandboxStatus | null {
+    return this.cachedStatus;
+  }
+
+  private async start(): Promise<SandboxManagerT> {
+    if (this.manager) return this.manager;
+    this.starting ??= (async () => {
+      const { SandboxManager } = await import('@anthropic-ai/sandbox-runtime');
+      await SandboxManager.initialize({
+        network: { allowedDomains: [], deniedDomains: [] },
+        filesystem: { denyRead: secretPaths(), allowWrite: [], denyWrite: [] },
+        ...(this.options.bwrapPath ? { bwrapPath: this.options.bwrapPath } : {}),
+      });
+      this.manager = SandboxManager;
+      return SandboxManager;
+    })();
+    return this.starting;
+  }
+
+  /**
+   * The argv that runs `command` inside the sandbox. Only the argv: on Linux and macOS the proxy
+   * settings are baked into it, and the environment the runtime returns alongside is the host's own
+   * (secrets included), so the caller runs it with its own sanitised environment.
+   */
+  async wrap(req: SandboxRequest): Promise<string[]> {
+    const manager = await this.start();
+    const domains = [...new Set(req.allowedDomains)].sort();
+    const key = domains.join(',');
+    if (key !== this.domains) {
+      // The proxy's allowlist is process-wide; sessions of one workspace share it.
+      const config = manager.getConfig();
+      if (config)
+        manager.updateConfig({ ...config, network: { ...config.network, allowedDomains: domains } });
+      this.domains = key;
+    }
+    const wrapped = await manager.wrapWithSandboxArgv(
+      req.command,
+      '/bin/bash',
+      {
+        network: { allowedDomains: domains, deniedDomains: [] },
+        filesystem: { allowWrite: [...req.writable], denyRead: [...req.denyRead], denyWrite: [] },
+      },
+      req.signal,
+      req.cwd,
+    );
+    return wrapped.argv;
+  }
+
+  /** Frees per-command resources (temporary mounts, sockets). */
+  afterCommand(): void {
+    this.manager?.cleanupAfterCommand();
+  }
+
+  async close(): Promise<void> {
+    if (this.manager) await this.manager.reset();
+    this.manager = null;
+    this.starting = null;
+    this.domains = '';
+    this.cachedStatus = null;
+    this.checking = null;
+  }
+}

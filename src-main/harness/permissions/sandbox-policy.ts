@@ -1,0 +1,73 @@
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathRuleGlob } from './path-rules';
+import {
+  loadPermissionSources,
+  type PermissionSources,
+  type SourceLocations,
+} from './settings-sources';
+import { secretPaths, type SandboxService } from '../bash/sandbox';
+import { SessionShell, type ShellPolicy } from '../bash/shell-executor';
+
+/** A session's own temp folder, writable inside the sandbox (commands get it as TMPDIR). */
+export function sessionTempDir(sessionId: string): string {
+  return path.join(tmpdir(), 'carapace', sessionId);
+}
+
+/** The WebFetch domains the rules allow: the sandbox's proxy admits them too. */
+function ruleDomains(sources: PermissionSources): string[] {
+  return sources.rules.flatMap((r) =>
+    r.behavior === 'allow' && r.tool === 'WebFetch' && r.specifier?.startsWith('domain:')
+      ? [r.specifier.slice('domain:'.length)]
+      : [],
+  );
+}
+
+/**
+ * What the sandbox allows a session's commands, from its settings: writes to the project, its temp
+ * folder (and the session folder, added by the shell); no reads of secrets, `.env*` files or what a
+ * Read deny rule names; network only to `sandbox.network.allowedDomains` and WebFetch-allowed domains.
+ */
+export function shellPolicy(
+  sources: PermissionSources,
+  o: { projectRoot: string; home: string; tempDir: string },
+): ShellPolicy {
+  const readDenied = sources.rules.flatMap((r) => {
+    if (r.behavior !== 'deny' || r.tool !== 'Read') return [];
+    const glob = pathRuleGlob(r, o.projectRoot, o.home);
+    return glob ? [glob] : [];
+  });
+  return {
+    sandboxed: sources.sandbox.enabled,
+    excludedCommands: sources.sandbox.excludedCommands,
+    writable: [o.projectRoot, o.tempDir],
+    denyRead: [...secretPaths(o.home, o.projectRoot), ...readDenied],
+    allowedDomains: [...new Set([...sources.sandbox.allowedDomains, ...ruleDomains(sources)])],
+    tempDir: o.tempDir,
+  };
+}
+
+export interface SessionShellSetup {
+  sessionId: string;
+  sessionDir: string;
+  locations: SourceLocations;
+  home: string;
+  env: NodeJS.ProcessEnv;
+  sandbox: SandboxService | null;
+}
+
+/** The shell a session's Bash commands run in, its policy re-read from the settings for every command. */
+export function createSessionShell(o: SessionShellSetup): SessionShell {
+  const tempDir = sessionTempDir(o.sessionId);
+  return new SessionShell({
+    env: o.env,
+    sandbox: o.sandbox,
+    stateDir: path.join(o.sessionDir, 'shell'),
+    policy: () =>
+      shellPolicy(loadPermissionSources(o.locations), {
+        projectRoot: o.locations.projectRoot,
+        home: o.home,
+        tempDir,
+      }),
+  });
+}

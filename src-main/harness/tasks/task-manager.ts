@@ -1,0 +1,133 @@
+import { randomBytes } from 'node:crypto';
+import type { TaskView } from '@shared/domain/session';
+import type { ShellExecutor } from '../bash/shell-executor';
+
+/** Background commands run until they end or are stopped (a dev server may run for hours). */
+const BACKGROUND_TIMEOUT_MS = 24 * 60 * 60 * 1000;
+/** Output kept per task for the model to read; older output is dropped (and said so). */
+const KEEP_CHARS = 1_000_000;
+const TAIL_CHARS = 4000;
+
+interface Task {
+  view: TaskView;
+  abort: AbortController;
+  output: string;
+  /** Characters dropped from the front of `output`. */
+  dropped: number;
+  /** Offset (in the full stream) up to which the model has read. */
+  readTo: number;
+  done: Promise<void>;
+}
+
+export interface TaskEvents {
+  onChange?: (task: TaskView) => void;
+  onOutput?: (taskId: string, text: string) => void;
+}
+
+/**
+ * A session's background tasks (`local_bash`): each runs through the session's shell (PTY, sandbox),
+ * keeps its output for `BashOutput` to read in pieces, can be stopped, and ends with the session.
+ */
+export class TaskManager {
+  private readonly tasks = new Map<string, Task>();
+
+  constructor(
+    private readonly sessionId: string,
+    private readonly shell: ShellExecutor,
+    private readonly events: TaskEvents = {},
+  ) {}
+
+  startBash(command: string, o: { cwd: string; description: string }): TaskView {
+    const id = `bash_${randomBytes(6).toString('hex')}`;
+    const abort = new AbortController();
+    const view: TaskView = {
+      id,
+      sessionId: this.sessionId,
+      kind: 'local_bash',
+      description: o.description,
+      command,
+      status: 'running',
+      startedAt: new Date().toISOString(),
+      endedAt: null,
+      exitCode: null,
+      outputTail: '',
+    };
+    const task: Task = { view, abort, output: '', dropped: 0, readTo: 0, done: Promise.resolve() };
+    this.tasks.set(id, task);
+    task.done = this.run(task, command, o.cwd);
+    this.events.onChange?.({ ...view });
+    return { ...view };
+  }
+
+  private async run(task: Task, command: string, cwd: string): Promise<void> {
+    const gen = this.shell.run(command, { cwd, timeoutMs: BACKGROUND_TIMEOUT_MS, signal: task.abort.signal });
+    try {
+      for (;;) {
+        const step = await gen.next();
+        if (step.done) {
+          task.view.exitCode = step.value.exitCode;
+          task.view.status = step.value.aborted
+            ? 'killed'
+            : step.value.exitCode === 0
+              ? 'completed'
+              : 'failed';
+          break;
+        }
+        this.append(task, step.value);
+      }
+    } catch (error) {
+      this.append(task, `\n${(error as Error).message}\n`);
+      task.view.status = 'failed';
+    }
+    task.view.endedAt = new Date().toISOString();
+    this.events.onChange?.({ ...task.view });
+  }
+
+  private append(task: Task, text: string): void {
+    task.output += text;
+    if (task.output.length > KEEP_CHARS) {
+      const cut = task.output.length - KEEP_CHARS;
+      task.output = task.output.slice(cut);
+      task.dropped += cut;
+    }
+    task.view.outputTail = task.output.slice(-TAIL_CHARS);
+    this.events.onOutput?.(task.view.id, text);
+  }
+
+  /** Output the model has not read yet (optionally only lines matching `filter`), and the status. */
+  readNew(
+    id: string,
+    filter?: RegExp,
+  ): { output: string; status: TaskView['status']; exitCode: number | null; skipped: number } | null {
+    const task = this.tasks.get(id);
+    if (!task) return null;
+    const end = task.dropped + task.output.length;
+    const from = Math.max(task.readTo, task.dropped);
+    const skipped = from - task.readTo;
+    let output = task.output.slice(from - task.dropped);
+    task.readTo = end;
+    if (filter)
+      output = output
+        .split('\n')
+        .filter((l) => filter.test(l))
+        .join('\n');
+    return { output, status: task.view.status, exitCode: task.view.exitCode, skipped };
+  }
+
+  kill(id: string): boolean {
+    const task = this.tasks.get(id);
+    if (task?.view.status !== 'running') return false;
+    task.abort.abort();
+    return true;
+  }
+
+  list(): TaskView[] {
+    return [...this.tasks.values()].map((t) => ({ ...t.view }));
+  }
+
+  /** Stops every running task and waits for each to end: tasks end with their session. */
+  async killAll(): Promise<void> {
+    for (const t of this.tasks.values()) if (t.view.status === 'running') t.abort.abort();
+    await Promise.allSettled([...this.tasks.values()].map((t) => t.done));
+  }
+}
