@@ -32,7 +32,7 @@ describe('EventHub', () => {
     expect(hub.stats).toMatchObject({ batches: 1, deltas: 3, events: 1 });
   });
 
-  it('merges a background task\'s output per batch and keeps only the tail of a flood', () => {
+  it("merges a background task's output per batch and keeps only the tail of a flood", () => {
     vi.useFakeTimers();
     const hub = new EventHub({ flushIntervalMs: 16 });
     const sent: { event: string; payload: unknown }[] = [];

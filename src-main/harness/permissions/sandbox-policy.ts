@@ -1,11 +1,7 @@
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathRuleGlob } from './path-rules';
-import {
-  loadPermissionSources,
-  type PermissionSources,
-  type SourceLocations,
-} from './settings-sources';
+import { loadPermissionSources, type PermissionSources, type SourceLocations } from './settings-sources';
 import { secretPaths, type SandboxService } from '../bash/sandbox';
 import { SessionShell, type ShellPolicy } from '../bash/shell-executor';
 
