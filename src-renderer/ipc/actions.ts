@@ -4,6 +4,7 @@ import type { SettingsPatch } from '@shared/domain/settings';
 import { getClient } from './client';
 import { setTranscript } from '../stores/transcripts-store';
 import { setLog, usePermissions } from '../stores/permissions-store';
+import { setTasks } from '../stores/tasks-store';
 import { applySnapshot, markSeen, showToast, useWorkspace } from '../stores/workspace-store';
 
 /** Runs a request; a failure becomes a toast (and `undefined`) instead of an unhandled rejection. */
@@ -44,6 +45,12 @@ export async function loadTranscript(sessionId: string): Promise<void> {
   if (!result) return;
   setTranscript(sessionId, result.transcript);
   useWorkspace.setState((s) => ({ sessions: { ...s.sessions, [sessionId]: result.session } }));
+  const tasks = await attempt('Loading background tasks', () => client().invoke('tasks.list', { sessionId }));
+  if (tasks) setTasks(sessionId, tasks);
+}
+
+export async function stopTask(sessionId: string, taskId: string): Promise<void> {
+  await attempt('Stopping the task', () => client().invoke('tasks.stop', { sessionId, taskId }));
 }
 
 export async function openProject(path: string): Promise<boolean> {

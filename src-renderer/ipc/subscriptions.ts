@@ -12,6 +12,7 @@ import {
 } from '../stores/transcripts-store';
 import { isInView, useWorkspace } from '../stores/workspace-store';
 import { addPending, appendLog, removePending } from '../stores/permissions-store';
+import { appendTaskOutput, upsertTask } from '../stores/tasks-store';
 
 /**
  * Feeds contract events into the stores, once, outside React: each event is one targeted update.
@@ -43,7 +44,11 @@ export function subscribe(client: CarapaceClient): () => void {
     client.on('transcript.updated', ({ sessionId, item }) => upsertItem(sessionId, item)),
     client.on('transcript.removed', ({ sessionId, itemId }) => removeItem(sessionId, itemId)),
     client.on('tool.result', ({ sessionId, block }) => setToolResult(sessionId, block)),
-    client.on('stream.batch', ({ deltas, progress }) => applyDeltas(deltas, progress)),
+    client.on('stream.batch', ({ deltas, progress, taskOutput }) => {
+      applyDeltas(deltas, progress);
+      appendTaskOutput(taskOutput);
+    }),
+    client.on('tasks.changed', ({ task }) => upsertTask(task)),
     client.on('settings.changed', ({ settings }) => useWorkspace.setState({ settings })),
     client.on('projects.changed', ({ recent }) => useWorkspace.setState({ recent })),
     client.on('permissions.requested', ({ request }) => addPending(request)),

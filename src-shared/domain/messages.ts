@@ -43,7 +43,15 @@ export const ToolDisplay = z.discriminatedUnion('kind', [
     removed: z.number(),
   }),
   z.object({ kind: z.literal('files'), count: z.number(), truncated: z.boolean() }),
-  z.object({ kind: z.literal('bash'), exitCode: z.number().nullable(), timedOut: z.boolean() }),
+  z.object({
+    kind: z.literal('bash'),
+    exitCode: z.number().nullable(),
+    timedOut: z.boolean(),
+    /** What the command does (search, read, list, write…); quiet runs fold into one line. */
+    category: z.enum(['search', 'read', 'list', 'write', 'network', 'process', 'other']).optional(),
+    /** It ran inside the OS sandbox. */
+    sandboxed: z.boolean().optional(),
+  }),
   z.object({
     kind: z.literal('todos'),
     todos: z.array(

@@ -28,7 +28,7 @@ describe('Bash (real PTY)', () => {
     expect(text(out)).toBe('a tty\none\ntwo\n[Exit code 3]');
     expect(out.isError).toBe(true);
     expect(out.progress.join('')).toContain('two');
-    expect(out.display).toEqual({ kind: 'bash', exitCode: 3, timedOut: false });
+    expect(out.display).toMatchObject({ kind: 'bash', exitCode: 3, timedOut: false, sandboxed: false });
   });
 
   it('carries a cd over to the next command, and stays put when a command fails', async () => {

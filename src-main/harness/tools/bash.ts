@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { analyzeCommandSync } from '../bash/analyze';
+import type { Classification } from '../bash/classify';
 import { bashParserReady } from '../bash/tree-sitter';
 import description from './prompts/bash.md?raw';
 import { buildTool, type ToolOutput, type ToolProgress } from './tool';
@@ -28,6 +29,11 @@ const CHANGES_DIRECTORY = new Set(['cd', 'pushd', 'popd']);
 /** Read-only by proof of the analysis; until the parser has loaded, nothing is. */
 function readOnly(command: string): boolean {
   return bashParserReady() && analyzeCommandSync(command).readOnly;
+}
+
+/** What the command does, for the transcript's folding; unknown until the parser has loaded. */
+function category(command: string): Classification | undefined {
+  return bashParserReady() ? analyzeCommandSync(command).classification : undefined;
 }
 
 /** Parallel only when read-only and not changing directory (the cwd is state the next command sees). */
@@ -61,7 +67,7 @@ export const BashTool = buildTool({
       });
       return {
         content: `Started in the background as task ${task.id}. Read its output with BashOutput (bash_id "${task.id}"); stop it with KillShell (shell_id "${task.id}").`,
-        display: { kind: 'bash', exitCode: null, timedOut: false },
+        display: { kind: 'bash', exitCode: null, timedOut: false, category: 'process' },
       };
     }
     const timeoutMs = input.timeout ?? DEFAULT_TIMEOUT_MS;
@@ -76,11 +82,12 @@ export const BashTool = buildTool({
       yield { text: step.value };
     }
     const output = result.output.replace(/\n+$/, '');
+    const shown = { category: category(input.command), sandboxed: result.sandboxed };
     if (result.aborted)
       return {
         content: `${output}\n[Command interrupted]`.trim(),
         isError: true,
-        display: { kind: 'bash', exitCode: result.exitCode, timedOut: false },
+        display: { kind: 'bash', exitCode: result.exitCode, timedOut: false, ...shown },
       };
     const trailer = result.timedOut
       ? `\n[Command timed out after ${timeoutMs} ms; the process tree was killed]`
@@ -91,7 +98,7 @@ export const BashTool = buildTool({
     const out: ToolOutput = {
       content: body,
       isError: result.timedOut || result.exitCode !== 0,
-      display: { kind: 'bash', exitCode: result.exitCode, timedOut: result.timedOut },
+      display: { kind: 'bash', exitCode: result.exitCode, timedOut: result.timedOut, ...shown },
     };
     const cwd = result.cwd;
     if (cwd !== null && cwd !== ctx.cwd) out.contextModifier = (c) => ({ ...c, cwd });

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useWorkspace } from '../../stores/workspace-store';
 import { PermissionLog } from '../permissions/PermissionLog';
 import { PermissionPrompt } from '../permissions/PermissionPrompt';
+import { TasksPanel } from '../tasks/TasksPanel';
 import { Transcript } from '../transcript/Transcript';
 import { Composer } from './Composer';
 import { panelId, tabId } from './TabStrip';
@@ -31,6 +32,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
       </div>
       {showLog ? <PermissionLog sessionId={sessionId} /> : null}
       <Transcript sessionId={sessionId} />
+      <TasksPanel sessionId={sessionId} />
       <PermissionPrompt sessionId={sessionId} />
       <Composer sessionId={sessionId} />
     </section>

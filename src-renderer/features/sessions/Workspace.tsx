@@ -1,5 +1,6 @@
 import { useWorkspace } from '../../stores/workspace-store';
 import { SessionView } from './SessionView';
+import { SandboxBanner } from './SandboxBanner';
 import { Sidebar } from './Sidebar';
 import { StatusBar } from './StatusBar';
 import { TabStrip } from './TabStrip';
@@ -17,6 +18,7 @@ export function Workspace() {
       <Sidebar />
       <main className="main">
         <TabStrip />
+        <SandboxBanner />
         {shown.length === 0 ? (
           <div className="empty">
             <p>No session open.</p>

@@ -1,21 +1,59 @@
-import { memo, useLayoutEffect, useRef } from 'react';
-import { messageText, type MessageItem, type NoticeItem, type TranscriptItem } from '@shared/domain/messages';
+import { memo, useLayoutEffect, useMemo, useRef } from 'react';
+import {
+  messageText,
+  type MessageItem,
+  type NoticeItem,
+  type ToolResultBlock,
+  type ToolUseBlock,
+  type TranscriptItem,
+} from '@shared/domain/messages';
 import { isWorking } from '@shared/domain/session';
 import { useTranscripts } from '../../stores/transcripts-store';
 import { useWorkspace } from '../../stores/workspace-store';
 import { Markdown } from './Markdown';
 import { ToolCard } from './ToolCard';
+import { foldBlocks, foldedCalls, foldTranscript } from './fold';
 
 const EMPTY: TranscriptItem[] = [];
+type Results = Record<string, ToolResultBlock> | undefined;
+
+/** A run of calls that only read, searched or listed: one line ("Read 4 files, searched 2 patterns") that expands. */
+function QuietFold({
+  sessionId,
+  calls,
+  summary,
+}: {
+  sessionId: string;
+  calls: readonly ToolUseBlock[];
+  summary: string;
+}) {
+  return (
+    <details className="quiet-fold" data-calls={calls.length}>
+      <summary>
+        <span className="tool-state" aria-hidden="true">
+          ✓
+        </span>
+        {summary}
+      </summary>
+      <div className="quiet-fold-body">
+        {calls.map((block) => (
+          <ToolCard key={block.id} sessionId={sessionId} block={block} running={false} />
+        ))}
+      </div>
+    </details>
+  );
+}
 
 const AssistantMessage = memo(function AssistantMessage({
   sessionId,
   item,
   working,
+  results,
 }: {
   sessionId: string;
   item: MessageItem;
   working: boolean;
+  results: Results;
 }) {
   const modelLabel = useWorkspace((s) =>
     s.models.find((m) => m.id === item.model)?.label.replace(/ \(.*\)$/, ''),
@@ -28,7 +66,12 @@ const AssistantMessage = memo(function AssistantMessage({
     >
       <div className="message-role">{modelLabel ?? item.model ?? 'Assistant'}</div>
       <div className="message-body">
-        {item.content.map((block, i) => {
+        {foldBlocks(item.content, results).map((unit) => {
+          if (unit.kind === 'fold')
+            return (
+              <QuietFold key={unit.id} sessionId={sessionId} calls={unit.calls} summary={unit.summary} />
+            );
+          const { block, index: i } = unit;
           if (block.type === 'text') return <Markdown key={i} text={block.text} />;
           if (block.type === 'tool_use')
             return <ToolCard key={block.id} sessionId={sessionId} block={block} running={working} />;
@@ -89,14 +132,16 @@ function ItemView({
   sessionId,
   item,
   working,
+  results,
 }: {
   sessionId: string;
   item: TranscriptItem;
   working: boolean;
+  results: Results;
 }) {
   if (item.kind === 'notice') return <NoticeView item={item} />;
   if (item.role === 'assistant')
-    return <AssistantMessage sessionId={sessionId} item={item} working={working} />;
+    return <AssistantMessage sessionId={sessionId} item={item} working={working} results={results} />;
   // Tool results show on their cards; a closing "interrupted" message likewise.
   if (item.origin === 'tool_results' || item.origin === 'interrupt') return null;
   if (item.origin === 'nudge' || item.origin === 'summary') return <HarnessNote item={item} />;
@@ -107,6 +152,8 @@ function ItemView({
 export function Transcript({ sessionId }: { sessionId: string }) {
   const items = useTranscripts((s) => s.bySession[sessionId] ?? EMPTY);
   const working = useWorkspace((s) => isWorking(s.sessions[sessionId]?.activity));
+  const results = useTranscripts((s) => s.results[sessionId]);
+  const units = useMemo(() => foldTranscript(items, results), [items, results]);
   const ref = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
 
@@ -131,9 +178,24 @@ export function Transcript({ sessionId }: { sessionId: string }) {
       {items.length === 0 ? (
         <p className="muted empty-transcript">Say what you want done. Replies stream in here.</p>
       ) : null}
-      {items.map((item) => (
-        <ItemView key={item.id} sessionId={sessionId} item={item} working={working} />
-      ))}
+      {units.map((unit) =>
+        unit.kind === 'fold' ? (
+          <QuietFold
+            key={unit.id}
+            sessionId={sessionId}
+            calls={foldedCalls(unit.messages)}
+            summary={unit.summary}
+          />
+        ) : (
+          <ItemView
+            key={unit.item.id}
+            sessionId={sessionId}
+            item={unit.item}
+            working={working}
+            results={results}
+          />
+        ),
+      )}
     </div>
   );
 }

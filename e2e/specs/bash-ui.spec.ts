@@ -1,0 +1,106 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, newSessionTab, send, test } from '../fixtures/test';
+
+const use = (id: string, name: string, input: Record<string, unknown>) => ({
+  type: 'tool_use' as const,
+  id,
+  name,
+  input,
+});
+
+test.use({
+  scenario: {
+    steps: [
+      {
+        when: { lastUserText: 'look around' },
+        reply: {
+          content: [
+            { type: 'text', text: 'Reading.' },
+            use('q1', 'Read', { file_path: 'a.txt' }),
+            use('q2', 'Grep', { pattern: 'needle' }),
+            use('q3', 'Bash', { command: 'cat b.txt' }),
+          ],
+          stop_reason: 'tool_use',
+        },
+      },
+      { when: { lastUserText: 'bee' }, reply: { content: [{ type: 'text', text: 'Seen enough.' }] } },
+      {
+        when: { lastUserText: 'start the ticker' },
+        reply: {
+          content: [
+            use('bg', 'Bash', {
+              command: 'for i in $(seq 1 600); do echo "tick $i"; sleep 0.1; done',
+              description: 'Ticker',
+              run_in_background: true,
+            }),
+          ],
+          stop_reason: 'tool_use',
+        },
+      },
+      {
+        when: { lastUserText: 'Started in the background' },
+        reply: { content: [{ type: 'text', text: 'Running.' }] },
+      },
+    ],
+  },
+});
+
+test('a run of read and search calls folds into one line that expands; no sandbox banner where the sandbox runs', async ({
+  app,
+  project,
+}) => {
+  writeFileSync(path.join(project, 'a.txt'), 'alpha needle\n');
+  writeFileSync(path.join(project, 'b.txt'), 'bee\n');
+  await newSessionTab(app);
+  await send(app, 'look around');
+  const panel = app.getByRole('tabpanel');
+  await expect(panel.getByRole('article', { name: 'Assistant' }).getByText('Seen enough.')).toBeVisible();
+  const fold = panel.getByText('Read 2 files, searched 1 pattern');
+  await expect(fold).toBeVisible();
+  // Folded: the individual cards are hidden until the line is opened.
+  const bashCard = panel.locator('.tool-card[data-tool="Bash"]');
+  await expect(bashCard).toBeHidden();
+  await fold.click();
+  await expect(bashCard).toBeVisible();
+  await expect(bashCard).toContainText('cat b.txt');
+  await expect(panel.locator('.tool-card')).toHaveCount(3);
+  await expect(app.getByRole('status', { name: 'Sandbox' })).toHaveCount(0);
+});
+
+test('a background command is listed with live output, a Stop button, and ends stopped', async ({
+  app,
+  project,
+}) => {
+  // Sandboxed commands may run without asking in this project.
+  mkdirSync(path.join(project, '.claude'));
+  writeFileSync(
+    path.join(project, '.claude', 'settings.json'),
+    JSON.stringify({ sandbox: { enabled: true, autoAllowBashIfSandboxed: true } }),
+  );
+  await newSessionTab(app);
+  await send(app, 'start the ticker');
+  const tasks = app.getByRole('region', { name: 'Background tasks' });
+  await expect(tasks).toBeVisible();
+  const task = tasks.getByRole('listitem', { name: 'Task Ticker' });
+  await expect(task.getByLabel('Output')).toContainText('tick 3');
+  await expect(task).toContainText('running');
+  await task.getByRole('button', { name: 'Stop' }).click();
+  await expect(task).toContainText('stopped');
+  await expect(task.getByRole('button', { name: 'Stop' })).toHaveCount(0);
+  // The list survives a reload: it comes from the main process.
+  await app.reload();
+  await expect(
+    app.getByRole('region', { name: 'Background tasks' }).getByRole('listitem', { name: 'Task Ticker' }),
+  ).toContainText('stopped');
+});
+
+test.describe('where the sandbox cannot start', () => {
+  test.use({ serveEnv: { CARAPACE_BWRAP: '/nonexistent/bwrap' } });
+  test('a banner says commands run without it, and why', async ({ app }) => {
+    const banner = app.getByRole('status', { name: 'Sandbox' });
+    await expect(banner).toBeVisible();
+    await expect(banner).toContainText('bubblewrap was not found at /nonexistent/bwrap');
+    await expect(banner).toContainText('Every command that is not read-only asks first');
+  });
+});
