@@ -18,6 +18,7 @@ import { EventHub } from './workspace/event-hub';
 import { ProjectRegistry } from './workspace/projects';
 import { SessionManager } from './workspace/sessions';
 import { TabsStore } from './workspace/tabs';
+import { TerminalManager } from './workspace/terminals';
 import { PermissionBroker } from './workspace/permission-broker';
 import { WorkspaceService } from './workspace/workspace-service';
 
@@ -90,6 +91,8 @@ export function createCarapace(options: CarapaceOptions): Carapace {
     broker,
     sandbox,
   });
+  // The terminal panel is the user's own shell: their environment, unsanitised, outside the sandbox.
+  const terminals = new TerminalManager(hub, { env: options.env });
   const workspace = new WorkspaceService(projects, sessions, new TabsStore(projectDir), hub);
   settings.onDidChange((view) => hub.emit('settings.changed', { settings: view }));
 
@@ -105,12 +108,14 @@ export function createCarapace(options: CarapaceOptions): Carapace {
     broker,
     permissionLocations,
     sandboxStatus: () => sandbox.status(),
+    terminals,
   };
   return {
     services,
     router: new IpcRouter(createHandlers(services), options.logger),
     hub,
     async shutdown() {
+      terminals.closeAll();
       await sessions.shutdown();
       await sandbox.close();
       hub.dispose();

@@ -5,6 +5,7 @@ import type { HandlerMap } from './router';
 import type { Services } from './services';
 import { sessionHandlers } from './sessions';
 import { settingsHandlers } from './settings';
+import { terminalHandlers } from './terminals';
 
 /** Every channel's handler; the type demands one for each channel of the contract. */
 export function createHandlers(services: Services): HandlerMap {
@@ -14,5 +15,6 @@ export function createHandlers(services: Services): HandlerMap {
     ...sessionHandlers(services),
     ...settingsHandlers(services),
     ...permissionHandlers(services),
+    ...terminalHandlers(services),
   };
 }

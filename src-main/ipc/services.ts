@@ -4,6 +4,7 @@ import type { SettingsService } from '../harness/settings/settings-service';
 import type { SessionManager } from '../workspace/sessions';
 import type { SourceLocations } from '../harness/permissions/settings-sources';
 import type { PermissionBroker } from '../workspace/permission-broker';
+import type { TerminalManager } from '../workspace/terminals';
 import type { WorkspaceService } from '../workspace/workspace-service';
 
 /** A native folder chooser; only the desktop app has one. */
@@ -25,4 +26,6 @@ export interface Services {
   permissionLocations(projectRoot: string): SourceLocations;
   /** Whether the OS sandbox can run commands here, and if not, why. */
   sandboxStatus(): Promise<SandboxStatus>;
+  /** Each session's terminal panel. */
+  terminals: TerminalManager;
 }

@@ -1,16 +1,24 @@
 import { useEffect } from 'react';
 import { closeSession, newSession, openSession, reorderTabs } from '../ipc/actions';
 import { useWorkspace } from '../stores/workspace-store';
+import { toggleTerminal } from '../stores/terminal-store';
 
 /**
  * Workspace keys: Ctrl/Cmd+T new session, Ctrl/Cmd+W close tab, Ctrl/Cmd+1…9 switch (9 = last),
- * Ctrl/Cmd+Shift+←/→ move the tab. A browser keeps Ctrl+T/W for itself, so Alt+T/Alt+W do the same.
+ * Ctrl/Cmd+Shift+←/→ move the tab, Ctrl+` shows or hides the terminal. A browser keeps Ctrl+T/W
+ * for itself, so Alt+T/Alt+W do the same. Inside the terminal, Ctrl+T and Ctrl+W belong to the shell.
  */
 export function handleShortcut(e: KeyboardEvent): boolean {
   const mod = e.ctrlKey || e.metaKey;
   const { tabs, project, dialog } = useWorkspace.getState();
   if (!project || dialog !== null) return false;
   const key = e.key.toLowerCase();
+  const inTerminal = e.target instanceof Element && e.target.closest('.terminal-panel') !== null;
+  if (e.ctrlKey && !e.shiftKey && !e.altKey && e.code === 'Backquote') {
+    if (tabs.active) toggleTerminal(tabs.active);
+    return true;
+  }
+  if (inTerminal && mod && !e.altKey && (key === 't' || key === 'w')) return false;
   if ((mod && !e.shiftKey && !e.altKey && key === 't') || (e.altKey && !mod && key === 't')) {
     void newSession();
     return true;

@@ -5,6 +5,7 @@ import { getClient } from './client';
 import { setTranscript } from '../stores/transcripts-store';
 import { setLog, usePermissions } from '../stores/permissions-store';
 import { setTasks } from '../stores/tasks-store';
+import { setTerminalOpen } from '../stores/terminal-store';
 import { applySnapshot, markSeen, showToast, useWorkspace } from '../stores/workspace-store';
 
 /** Runs a request; a failure becomes a toast (and `undefined`) instead of an unhandled rejection. */
@@ -45,8 +46,13 @@ export async function loadTranscript(sessionId: string): Promise<void> {
   if (!result) return;
   setTranscript(sessionId, result.transcript);
   useWorkspace.setState((s) => ({ sessions: { ...s.sessions, [sessionId]: result.session } }));
-  const tasks = await attempt('Loading background tasks', () => client().invoke('tasks.list', { sessionId }));
+  const [tasks, terminal] = await Promise.all([
+    attempt('Loading background tasks', () => client().invoke('tasks.list', { sessionId })),
+    attempt('Looking for the terminal', () => client().invoke('terminal.find', { sessionId })),
+  ]);
   if (tasks) setTasks(sessionId, tasks);
+  // A terminal left open before a reload comes back with its screen.
+  if (terminal?.terminalId) setTerminalOpen(sessionId, true);
 }
 
 export async function stopTask(sessionId: string, taskId: string): Promise<void> {

@@ -13,6 +13,8 @@ export const UserSettings = z.looseObject({
   fallbackModel: z.string().min(1).optional(),
   anthropicBaseUrl: z.url().optional(),
   theme: ThemePreference.optional(),
+  /** Draw terminals with WebGL where the GPU allows (off: the DOM renderer, slower but everywhere). */
+  terminalGpu: z.boolean().optional(),
 });
 export type UserSettings = z.infer<typeof UserSettings>;
 
@@ -20,6 +22,7 @@ export const SettingsPatch = z.strictObject({
   model: z.string().min(1).nullable().optional(),
   anthropicBaseUrl: z.url().nullable().optional(),
   theme: ThemePreference.optional(),
+  terminalGpu: z.boolean().optional(),
 });
 export type SettingsPatch = z.infer<typeof SettingsPatch>;
 
@@ -31,6 +34,7 @@ export const SettingsView = z.object({
   anthropicBaseUrl: z.string().nullable(),
   baseUrlSource: z.enum(['env', 'settings', 'none']),
   theme: ThemePreference,
+  terminalGpu: z.boolean(),
   apiKeySource: ApiKeySource,
   /** Where a key typed into the UI is kept: encrypted by the OS, or only for this run. */
   keyStorage: z.enum(['safeStorage', 'memory']),

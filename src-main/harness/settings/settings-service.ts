@@ -63,6 +63,7 @@ export class SettingsService {
       anthropicBaseUrl: creds.baseUrl,
       baseUrlSource: envBase ? 'env' : this.settings.anthropicBaseUrl ? 'settings' : 'none',
       theme: this.settings.theme ?? 'system',
+      terminalGpu: this.settings.terminalGpu ?? true,
       apiKeySource: envKey ? 'env' : creds.apiKey ? 'stored' : 'none',
       keyStorage: this.secrets.kind,
       problem: this.problem,

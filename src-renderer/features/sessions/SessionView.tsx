@@ -3,6 +3,8 @@ import { useWorkspace } from '../../stores/workspace-store';
 import { PermissionLog } from '../permissions/PermissionLog';
 import { PermissionPrompt } from '../permissions/PermissionPrompt';
 import { TasksPanel } from '../tasks/TasksPanel';
+import { TerminalPanel } from '../terminal/TerminalPanel';
+import { toggleTerminal, useTerminals } from '../../stores/terminal-store';
 import { Transcript } from '../transcript/Transcript';
 import { Composer } from './Composer';
 import { panelId, tabId } from './TabStrip';
@@ -14,6 +16,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
   const layout = useWorkspace((s) => s.layout);
   const active = useWorkspace((s) => s.tabs.active === sessionId);
   const [showLog, setShowLog] = useState(false);
+  const terminal = useTerminals((s) => s.open[sessionId] === true);
   return (
     <section
       role="tabpanel"
@@ -26,6 +29,15 @@ export function SessionView({ sessionId }: { sessionId: string }) {
     >
       <div className="panel-bar">
         {layout === 'grid' ? <h2 className="panel-title">{title}</h2> : <span className="spacer" />}
+        <button
+          type="button"
+          className="link"
+          aria-pressed={terminal}
+          title="Ctrl+`"
+          onClick={() => toggleTerminal(sessionId)}
+        >
+          Terminal
+        </button>
         <button type="button" className="link" aria-pressed={showLog} onClick={() => setShowLog(!showLog)}>
           Permission log
         </button>
@@ -33,6 +45,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
       {showLog ? <PermissionLog sessionId={sessionId} /> : null}
       <Transcript sessionId={sessionId} />
       <TasksPanel sessionId={sessionId} />
+      {terminal ? <TerminalPanel sessionId={sessionId} /> : null}
       <PermissionPrompt sessionId={sessionId} />
       <Composer sessionId={sessionId} />
     </section>

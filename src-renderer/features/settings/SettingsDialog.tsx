@@ -118,6 +118,14 @@ export function SettingsDialog() {
             <option value="dark">Dark</option>
           </select>
         </label>
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={settings.terminalGpu}
+            onChange={(e) => void updateSettings({ terminalGpu: e.target.checked })}
+          />
+          Draw terminals with the GPU (WebGL)
+        </label>
       </section>
       {hasProject ? <RulesSection /> : null}
       <div className="row end">
