@@ -4,7 +4,7 @@
  * its peak memory. Run with `npm run bench`.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { MessageReply } from '../src-main/devtools/scripted-api/scenario';
@@ -95,8 +95,14 @@ export async function benchHarness() {
   const home = mkdtempSync(path.join(tmpdir(), 'carapace-bench-home-'));
   let counter = 0;
   const api = await startScriptedApi({ scenario: () => reply(counter++ % (TURNS + 1)) });
-  try {
-    const env = cliEnv(home, { ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: 'bench' });
+  const env = cliEnv(home, { ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: 'bench' });
+  const measure = async (sandbox: boolean) => {
+    // The project's settings switch the OS sandbox around each Bash command on or off.
+    mkdirSync(path.join(project, '.claude'), { recursive: true });
+    writeFileSync(
+      path.join(project, '.claude', 'settings.json'),
+      JSON.stringify({ sandbox: { enabled: sandbox } }),
+    );
     const runs = [];
     for (let i = 0; i < RUNS; i++) {
       counter = 0;
@@ -104,9 +110,6 @@ export async function benchHarness() {
     }
     const wall = summarize(runs.map((r) => r.ms));
     return {
-      name: 'harness',
-      scenario: `${TURNS} turns × (3 parallel Reads + 1 Bash), carapace -p, scripted API with no delay`,
-      runs: RUNS,
       allSucceeded: runs.every((r) => r.ok),
       processWallMs: wall,
       perTurnMs: round(wall.p50 / (TURNS + 1)),
@@ -114,6 +117,15 @@ export async function benchHarness() {
         max: round(Math.max(...runs.map((r) => r.maxRssMb))),
         p50: summarize(runs.map((r) => r.maxRssMb)).p50,
       },
+    };
+  };
+  try {
+    return {
+      name: 'harness',
+      scenario: `${TURNS} turns × (3 parallel Reads + 1 Bash), carapace -p, scripted API with no delay`,
+      runs: RUNS,
+      sandboxed: await measure(true),
+      unsandboxed: await measure(false),
     };
   } finally {
     await api.close();

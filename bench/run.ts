@@ -1,10 +1,14 @@
 /** `npm run bench`: every benchmark, one after another; figures printed and saved under bench/results/. */
+import { benchBash } from './bash.bench';
 import { benchHarness } from './harness.bench';
+import { benchTerminal } from './terminal.bench';
 import { benchUiStreaming, saveResult } from './ui-streaming.bench';
 
 const benches: Record<string, () => Promise<{ name: string }>> = {
   'ui-streaming': benchUiStreaming,
   harness: benchHarness,
+  bash: benchBash,
+  terminal: benchTerminal,
 };
 
 const only = process.argv.slice(2);

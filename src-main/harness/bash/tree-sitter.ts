@@ -1,3 +1,4 @@
+import v8 from 'node:v8';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -52,6 +53,11 @@ let parses = 0;
 const PARSES_PER_PARSER = 2000;
 
 async function load(): Promise<LoadedParser> {
+  // V8 otherwise re-compiles the grammar's hot functions with its optimising tier in the background
+  // after the first parses: ~760 ms of CPU, during which every child process we spawn (the first
+  // Bash command, the PTY) stalls about as long — measured here on 2 cores. The baseline compiler
+  // parses a command in well under a millisecond, which is all we need.
+  v8.setFlagsFromString('--liftoff-only');
   // Loaded on first use only: the wasm runtime is not needed to start the app.
   const { Parser: P, Language: L } = await import('web-tree-sitter');
   await P.init({ locateFile: () => wasmPath('web-tree-sitter.wasm') });

@@ -1,0 +1,96 @@
+/**
+ * Bash costs: the analysis time per command over the whole corpus (p50/p99), and what the OS sandbox
+ * adds to a command: `true` run through the session shell (PTY, cwd tracking) inside the sandbox
+ * runtime (bubblewrap, proxy) against the same without it. Run with `npm run bench -- bash`.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import path from 'node:path';
+import { analyzeCommandSync } from '../src-main/harness/bash/analyze';
+import { SandboxService, secretPaths } from '../src-main/harness/bash/sandbox';
+import { SessionShell } from '../src-main/harness/bash/shell-executor';
+import { loadBashParser } from '../src-main/harness/bash/tree-sitter';
+import { sanitizeEnv } from '../src-main/platform/env';
+import { round, summarize } from './stats';
+
+const ROUNDS = 20;
+const RUNS = 30;
+
+async function runTrue(shell: SessionShell, cwd: string): Promise<number> {
+  const started = performance.now();
+  const gen = shell.run('true', { cwd, timeoutMs: 30_000, signal: new AbortController().signal });
+  for (;;) {
+    const step = await gen.next();
+    if (step.done) {
+      if (step.value.exitCode !== 0) throw new Error(`true failed: ${step.value.output}`);
+      break;
+    }
+  }
+  return performance.now() - started;
+}
+
+export async function benchBash() {
+  const corpus = JSON.parse(
+    readFileSync(path.join(import.meta.dirname, '../src-main/harness/bash/corpus.json'), 'utf8'),
+  ) as Record<string, string[]>;
+  const commands = Object.values(corpus).flat();
+  const loadStart = performance.now();
+  await loadBashParser();
+  const parserLoadMs = performance.now() - loadStart;
+  const perCommand: number[] = [];
+  for (let round = 0; round < ROUNDS; round++)
+    for (const command of commands) {
+      const t = performance.now();
+      analyzeCommandSync(command);
+      if (round > 0) perCommand.push((performance.now() - t) * 1000);
+    }
+
+  const project = mkdtempSync(path.join(tmpdir(), 'carapace-bench-bash-'));
+  const state = mkdtempSync(path.join(tmpdir(), 'carapace-bench-state-'));
+  const sandbox = new SandboxService();
+  const status = await sandbox.status();
+  const policy = (sandboxed: boolean) => () => ({
+    sandboxed,
+    excludedCommands: [],
+    writable: [project],
+    denyRead: secretPaths(homedir(), project),
+    allowedDomains: ['registry.npmjs.org'],
+  });
+  const env = sanitizeEnv(process.env);
+  const plain = new SessionShell({ env, sandbox, stateDir: state, policy: policy(false) });
+  const boxed = new SessionShell({ env, sandbox, stateDir: state, policy: policy(true) });
+  try {
+    // Warm both paths (module loads, the sandbox's proxy start), then alternate so drift hits both.
+    await runTrue(plain, project);
+    if (status.available) await runTrue(boxed, project);
+    const plainMs: number[] = [];
+    const boxedMs: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      plainMs.push(await runTrue(plain, project));
+      if (status.available) boxedMs.push(await runTrue(boxed, project));
+    }
+    const p = summarize(plainMs);
+    const b = summarize(boxedMs);
+    return {
+      name: 'bash',
+      analysis: {
+        commands: commands.length,
+        parserLoadMs: round(parserLoadMs),
+        perCommandMicroseconds: summarize(perCommand),
+      },
+      trueCommand: {
+        runs: RUNS,
+        sandbox: status.available
+          ? 'bubblewrap via @anthropic-ai/sandbox-runtime'
+          : `unavailable: ${status.reason}`,
+        unsandboxedMs: p,
+        sandboxedMs: b,
+        sandboxOverheadP50Ms: round(b.p50 - p.p50),
+      },
+    };
+  } finally {
+    await sandbox.close();
+    rmSync(project, { recursive: true, force: true });
+    rmSync(state, { recursive: true, force: true });
+  }
+}
