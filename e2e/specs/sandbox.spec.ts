@@ -85,6 +85,11 @@ async function runCommands(
   }
 }
 
+function cleanup(r: Run) {
+  rmSync(r.project, { recursive: true, force: true });
+  rmSync(r.outside, { recursive: true, force: true });
+}
+
 const probes = ({ outside, home }: { outside: string; home: string }) => [
   `echo escaped > ${outside}/pwned; echo "write=$?"`,
   `cat ${home}/.ssh/id_ed25519; echo "read=$?"`,
@@ -121,8 +126,7 @@ test('bypassPermissions with the sandbox on: writing outside the project, readin
     expect(r.denied).toEqual([]);
     expectContained(r);
   } finally {
-    rmSync(r.project, { recursive: true, force: true });
-    rmSync(r.outside, { recursive: true, force: true });
+    cleanup(r);
   }
 });
 
@@ -135,8 +139,7 @@ test('default mode with autoAllowBashIfSandboxed: sandboxed commands run without
     expect(r.denied).toEqual([]);
     expectContained(r);
   } finally {
-    rmSync(r.project, { recursive: true, force: true });
-    rmSync(r.outside, { recursive: true, force: true });
+    cleanup(r);
   }
 });
 
@@ -169,8 +172,7 @@ test('an allowed domain goes through the proxy (not refused), and Read deny rule
     expect(dotenv).toMatch(/env=[1-9]/);
     expect(notes).toContain('public notes');
   } finally {
-    rmSync(r.project, { recursive: true, force: true });
-    rmSync(r.outside, { recursive: true, force: true });
+    cleanup(r);
   }
 });
 
@@ -186,7 +188,6 @@ test('where the sandbox cannot start, -p says so and every command that is not r
     expect(existsSync(path.join(r.project, 'made.txt'))).toBe(false);
     expect(r.outputs[1]).toContain('sub');
   } finally {
-    rmSync(r.project, { recursive: true, force: true });
-    rmSync(r.outside, { recursive: true, force: true });
+    cleanup(r);
   }
 });
