@@ -35,6 +35,8 @@ function hardwareWebgl(): boolean {
   }
 }
 
+const INPUT_CHUNK = 256 * 1024;
+
 type Status = { kind: 'starting' } | { kind: 'running' } | { kind: 'exited'; code: number };
 
 /**
@@ -97,7 +99,11 @@ export function TerminalPanel({ sessionId }: { sessionId: string }) {
     });
     const send = (invoke: () => Promise<unknown>) => void invoke().catch(() => undefined);
     term.onData((data) => {
-      if (terminalId) send(() => client.invoke('terminal.input', { terminalId: terminalId as string, data }));
+      const id = terminalId;
+      if (!id) return;
+      // A large paste goes in pieces: one request may carry at most a megabyte.
+      for (let i = 0; i < data.length; i += INPUT_CHUNK)
+        send(() => client.invoke('terminal.input', { terminalId: id, data: data.slice(i, i + INPUT_CHUNK) }));
     });
     term.onResize(({ cols, rows }) => {
       if (terminalId)
