@@ -46,7 +46,6 @@ export async function benchBash() {
     }
 
   const project = mkdtempSync(path.join(tmpdir(), 'carapace-bench-bash-'));
-  const state = mkdtempSync(path.join(tmpdir(), 'carapace-bench-state-'));
   const sandbox = new SandboxService();
   const status = await sandbox.status();
   const policy = (sandboxed: boolean) => () => ({
@@ -57,8 +56,8 @@ export async function benchBash() {
     allowedDomains: ['registry.npmjs.org'],
   });
   const env = sanitizeEnv(process.env);
-  const plain = new SessionShell({ env, sandbox, stateDir: state, policy: policy(false) });
-  const boxed = new SessionShell({ env, sandbox, stateDir: state, policy: policy(true) });
+  const plain = new SessionShell({ env, sandbox, policy: policy(false) });
+  const boxed = new SessionShell({ env, sandbox, policy: policy(true) });
   try {
     // Warm both paths (module loads, the sandbox's proxy start), then alternate so drift hits both.
     await runTrue(plain, project);
@@ -91,6 +90,5 @@ export async function benchBash() {
   } finally {
     await sandbox.close();
     rmSync(project, { recursive: true, force: true });
-    rmSync(state, { recursive: true, force: true });
   }
 }

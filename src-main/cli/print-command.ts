@@ -131,7 +131,6 @@ export async function runPrint(o: PrintOptions, io: PrintIo): Promise<number> {
     models,
     toolEnv: sanitizeEnv(io.env),
     shell: createSessionShell({
-      sessionId: session.id,
       sessionDir,
       locations,
       home,

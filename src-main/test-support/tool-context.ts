@@ -22,7 +22,7 @@ export function toolContext(
     fileHistory: new FileHistory(),
     todos: { items: [] },
     env: sanitizeEnv(process.env),
-    shell: plainShell(sanitizeEnv(process.env), tempDir('carapace-shell-')),
+    shell: plainShell(sanitizeEnv(process.env)),
     ...overrides,
   };
 }

@@ -238,7 +238,6 @@ export class SessionManager {
       toolEnv: this.deps.toolEnv,
       maxRetries: this.deps.maxRetries,
       shell: createSessionShell({
-        sessionId: meta.id,
         sessionDir,
         locations,
         home: homedir(),

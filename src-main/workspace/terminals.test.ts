@@ -81,6 +81,23 @@ describe('TerminalManager (real PTY, real headless xterm)', () => {
     expect((await m.open('s1', tempDir(), 80, 24)).snapshot).toContain('unseen-6');
   });
 
+  it('a viewer that re-attaches during a flood starts with a clean flow-control count', async () => {
+    const { m } = setup({ highWater: 64 * 1024, lowWater: 16 * 1024 });
+    const t = await m.open('s1', tempDir(), 80, 24);
+    const drain = setInterval(() => m.ack(t.terminalId, m.state(t.terminalId).unacked), 2);
+    try {
+      m.input(t.terminalId, 'yes\r');
+      await expect.poll(() => m.state(t.terminalId).offset, { timeout: 10_000 }).toBeGreaterThan(256 * 1024);
+      m.detach(t.terminalId);
+      const again = await m.open('s1', tempDir(), 80, 24);
+      expect(m.state(again.terminalId).unacked).toBe(0);
+      expect(again.offset).toBeLessThanOrEqual(m.state(again.terminalId).offset);
+      m.input(t.terminalId, '\x03');
+    } finally {
+      clearInterval(drain);
+    }
+  });
+
   it('reports the exit code, and close ends the shell', async () => {
     const { m, exits } = setup();
     const t = await m.open('s1', tempDir(), 80, 24);

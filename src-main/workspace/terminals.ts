@@ -37,6 +37,8 @@ interface Term {
   timer: ReturnType<typeof setTimeout> | null;
   /** Characters of output so far (the offset of the end of the stream). */
   offset: number;
+  /** Characters the kept screen has parsed: what a snapshot covers. */
+  parsedOffset: number;
   /** Sent to viewers but not yet acknowledged as drawn. */
   unacked: number;
   /** Written into the kept screen but not yet parsed by it. */
@@ -78,13 +80,19 @@ export class TerminalManager {
     if (!t) throw new AppError('NOT_FOUND', 'The terminal is gone.');
     if (t.exitCode === null && (t.screen.cols !== cols || t.screen.rows !== rows))
       this.resize(t.id, cols, rows);
-    // Whatever is pending goes out first, so the snapshot and the events never overlap.
-    this.flush(t);
     t.viewers++;
+    await this.parsed(t);
+    // Everything sent before now is either in the snapshot or beyond its offset (the viewer draws
+    // only what lies beyond); the flow-control count starts afresh from the snapshot.
+    this.flush(t);
     t.unacked = 0;
     this.updateFlow(t);
-    await this.parsed(t);
-    return { terminalId: t.id, snapshot: t.serializer.serialize(), offset: t.offset, exitCode: t.exitCode };
+    return {
+      terminalId: t.id,
+      snapshot: t.serializer.serialize(),
+      offset: t.parsedOffset,
+      exitCode: t.exitCode,
+    };
   }
 
   find(sessionId: string): string | null {
@@ -112,6 +120,7 @@ export class TerminalManager {
       pending: '',
       timer: null,
       offset: 0,
+      parsedOffset: 0,
       unacked: 0,
       unparsed: 0,
       viewers: 0,
@@ -133,6 +142,7 @@ export class TerminalManager {
     t.unparsed += data.length;
     t.screen.write(data, () => {
       t.unparsed -= data.length;
+      t.parsedOffset += data.length;
       this.updateFlow(t);
     });
     t.offset += data.length;

@@ -49,6 +49,8 @@ export const ToolDisplay = z.discriminatedUnion('kind', [
     timedOut: z.boolean(),
     /** What the command does (search, read, list, write…); quiet runs fold into one line. */
     category: z.enum(['search', 'read', 'list', 'write', 'network', 'process', 'other']).optional(),
+    /** The analysis proved it only reads (only such commands fold away). */
+    readOnly: z.boolean().optional(),
     /** It ran inside the OS sandbox. */
     sandboxed: z.boolean().optional(),
   }),

@@ -1,4 +1,9 @@
 import type { IPty } from 'node-pty';
+import { findEndMarker, type EndMarker } from './end-marker';
+import { OutputBuffer } from './output-buffer';
+import { plainText, PlainTextStream } from './plain-text';
+
+export { plainText } from './plain-text';
 
 export interface PtyResult {
   output: string;
@@ -17,18 +22,8 @@ export interface PtyOptions {
 }
 
 const KILL_GRACE_MS = 2000;
-
-const ANSI =
-  // eslint-disable-next-line no-control-regex -- terminal escape sequences are exactly what we strip
-  /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[PX^_][^\x1b]*\x1b\\|\x1b[@-Z\\-_]/g;
-
-/** Terminal output as plain text for the model: no escape sequences, \n line ends. */
-export function plainText(raw: string): string {
-  return raw
-    .replace(ANSI, '')
-    .replace(/\r\n/g, '\n')
-    .replace(/\r(?!\n)/g, '\n');
-}
+/** Output kept for the result; beyond it the head and tail (the model gets 30,000 characters anyway). */
+const DEFAULT_KEEP_CHARS = 16 * 1024 * 1024;
 
 /** Kills a process group: a command's children must not outlive it. */
 export function killGroup(pid: number, signal: NodeJS.Signals): void {
@@ -44,32 +39,15 @@ export function killGroup(pid: number, signal: NodeJS.Signals): void {
 }
 
 /**
- * The end-of-command handshake. node-pty can lose the last few KB of output when a process exits
- * while output is still in flight (it stops reading 200 ms after the exit, or on the first EIO). So
- * a command run with a marker prints `<marker>:<status>;` when it ends and then waits on its
- * terminal's input: everything before the marker has been read by the time we see it, and only
- * then do we release the shell with a newline.
- */
-export interface EndMarker {
-  /** Printed by the script, then `:<status>;`. Random per run, so output cannot fake it. */
-  marker: string;
-}
-
-/** Shell lines that print the marker with the exit status on exit, and wait to be released. */
-export function endMarkerTrap(m: EndMarker, before = ''): string {
-  // Split in two so that an xtrace of the trap cannot print the marker followed by `:<digits>;`.
-  const half = Math.floor(m.marker.length / 2);
-  return `__carapace_end() { __carapace_status=$?; ${before}printf '%s%s:%d;' '${m.marker.slice(0, half)}' '${m.marker.slice(half)}' "$__carapace_status"; read -r -t 10 __carapace_ack 2>/dev/null; exit "$__carapace_status"; }\ntrap __carapace_end EXIT\n`;
-}
-
-/**
- * Runs argv in a pseudo-terminal (so programs behave as in a terminal), yielding output as it comes.
- * On timeout or abort the whole process group gets SIGTERM, then SIGKILL.
+ * Runs argv in a pseudo-terminal (so programs behave as in a terminal), yielding output as it comes,
+ * as plain text. With an end marker (see end-marker.ts) the output is complete and the exit status
+ * and final directory come from the script itself. On timeout or abort the whole process group gets
+ * SIGTERM, then SIGKILL, and there is no exit code.
  */
 export async function* runInPty(
   argv: readonly string[],
-  o: PtyOptions & { end?: EndMarker },
-): AsyncGenerator<string, PtyResult> {
+  o: PtyOptions & { end?: EndMarker; keepChars?: number },
+): AsyncGenerator<string, PtyResult & { cwd: string | null }> {
   const pty = await import('node-pty');
   const [file, ...args] = argv;
   if (!file) throw new Error('Nothing to run.');
@@ -84,49 +62,68 @@ export async function* runInPty(
     queue: [] as string[],
     wake: null as (() => void) | null,
     exit: null as number | null,
+    cwd: null as string | null,
     exited: false,
     timedOut: false,
     aborted: false,
     /** The marker was seen: output is complete, the status known. */
     ended: false,
   };
-  const marker = o.end?.marker ?? null;
-  let output = '';
-  let streamed = 0;
-  const push = (upTo: number) => {
-    if (upTo > streamed) state.queue.push(output.slice(streamed, upTo));
-    streamed = Math.max(streamed, upTo);
+  const kept = new OutputBuffer(o.keepChars ?? DEFAULT_KEEP_CHARS);
+  const stream = new PlainTextStream();
+  const end = o.end ?? null;
+  /** Received but not yet passed on: only ever what might be the start of the marker. */
+  let pending = '';
+  const emit = (raw: string) => {
+    if (raw === '') return;
+    kept.push(raw);
+    const text = stream.push(raw);
+    if (text !== '') state.queue.push(text);
   };
-  /** Where the output ends: before the marker once seen, or before what could be its beginning. */
-  const scan = (): number => {
-    if (marker === null) return output.length;
-    const at = output.indexOf(marker, Math.max(0, streamed - marker.length));
-    if (at >= 0) {
-      const m = /^:(\d+);/.exec(output.slice(at + marker.length));
-      if (m) {
-        state.exit = Number(m[1]);
-        state.ended = true;
-        output = output.slice(0, at);
-        // Release the shell waiting in its exit trap.
-        term.write('\r');
-      }
-      return at;
+  const onData = (d: string) => {
+    if (state.ended) return;
+    if (!end) {
+      emit(d);
+      return;
     }
-    for (let k = Math.min(marker.length - 1, output.length); k > 0; k--)
-      if (output.endsWith(marker.slice(0, k))) return output.length - k;
-    return output.length;
+    pending += d;
+    const found = findEndMarker(end, pending, 0);
+    if (found === null) {
+      // Hold back only a tail that could be the marker's beginning.
+      let hold = 0;
+      for (let k = Math.min(end.marker.length - 1, pending.length); k > 0; k--)
+        if (pending.endsWith(end.marker.slice(0, k))) {
+          hold = k;
+          break;
+        }
+      emit(pending.slice(0, pending.length - hold));
+      pending = pending.slice(pending.length - hold);
+    } else if (found === 'partial') {
+      const at = pending.indexOf(end.marker);
+      emit(pending.slice(0, at));
+      pending = pending.slice(at);
+    } else {
+      emit(pending.slice(0, found.at));
+      pending = '';
+      state.ended = true;
+      state.exit = found.status;
+      state.cwd = found.cwd;
+      // Release the shell waiting in its exit trap.
+      term.write('\r');
+    }
   };
   const dataSub = term.onData((d) => {
-    if (state.ended) return;
-    output += d;
-    push(scan());
+    onData(d);
     state.wake?.();
   });
   const exitSub = term.onExit((e) => {
     if (!state.ended) {
+      emit(pending);
+      pending = '';
       state.exit = e.exitCode;
-      push(output.length);
     }
+    const rest = stream.end();
+    if (rest !== '') state.queue.push(rest);
     state.exited = true;
     state.wake?.();
   });
@@ -136,11 +133,14 @@ export async function* runInPty(
       if (!state.exited) killGroup(term.pid, 'SIGKILL');
     }, KILL_GRACE_MS).unref();
   };
+  // Once the marker is in, the command has finished: a timeout or Stop after that kills nothing.
   const timer = setTimeout(() => {
+    if (state.ended) return;
     state.timedOut = true;
     stop();
   }, o.timeoutMs);
   const onAbort = () => {
+    if (state.ended) return;
     state.aborted = true;
     stop();
   };
@@ -150,17 +150,20 @@ export async function* runInPty(
     while (!state.exited || state.queue.length > 0) {
       const next = state.queue.shift();
       if (next !== undefined) {
-        yield plainText(next);
+        yield next;
         continue;
       }
       await new Promise<void>((resolve) => (state.wake = resolve));
       state.wake = null;
     }
+    // Killed: whatever status the shell's exit trap reported is not the command's.
+    const killed = state.timedOut || state.aborted;
     return {
-      output: plainText(output),
-      exitCode: state.exit,
+      output: plainText(kept.text()),
+      exitCode: killed ? null : state.exit,
       timedOut: state.timedOut,
       aborted: state.aborted,
+      cwd: state.cwd,
     };
   } finally {
     clearTimeout(timer);

@@ -79,6 +79,9 @@ export class SandboxService {
   private domains = '';
   private cachedStatus: SandboxStatus | null = null;
   private checking: Promise<SandboxStatus> | null = null;
+  /** Allowed domains of each sandboxed command still running. */
+  private readonly running = new Map<number, string[]>();
+  private nextCommand = 0;
 
   constructor(private readonly options: SandboxServiceOptions = {}) {}
 
@@ -116,8 +119,7 @@ export class SandboxService {
         denyRead: [],
         allowedDomains: [],
       });
-      const run = await runOnce(probe, sanitizedPath());
-      this.afterCommand();
+      const run = await runOnce(probe.argv, sanitizedPath()).finally(probe.release);
       if (run.code !== 0)
         return {
           available: false,
@@ -127,6 +129,11 @@ export class SandboxService {
     } catch (error) {
       return { available: false, reason: `the OS sandbox could not start: ${(error as Error).message}` };
     }
+  }
+
+  /** What the proxy admits right now: the union over the sandboxed commands still running. */
+  get allowedDomainsNow(): string[] {
+    return this.domains === '' ? [] : this.domains.split(',');
   }
 
   /** The last known status without waiting (null before the first check). */
@@ -150,37 +157,60 @@ export class SandboxService {
   }
 
   /**
-   * The argv that runs `command` inside the sandbox. Only the argv: on Linux and macOS the proxy
-   * settings are baked into it, and the environment the runtime returns alongside is the host's own
-   * (secrets included), so the caller runs it with its own sanitised environment.
+   * The argv that runs `command` inside the sandbox, and what to call when it has ended. Only the
+   * argv: on Linux and macOS the proxy settings are baked into it, and the environment the runtime
+   * returns alongside is the host's own (secrets included), so the caller runs it with its own
+   * sanitised environment.
    */
-  async wrap(req: SandboxRequest): Promise<string[]> {
+  async wrap(req: SandboxRequest): Promise<{ argv: string[]; release: () => void }> {
     const manager = await this.start();
     const domains = [...new Set(req.allowedDomains)].sort();
-    const key = domains.join(',');
-    if (key !== this.domains) {
-      // The proxy's allowlist is process-wide; sessions of one workspace share it.
-      const config = manager.getConfig();
-      if (config)
-        manager.updateConfig({ ...config, network: { ...config.network, allowedDomains: domains } });
-      this.domains = key;
+    const id = ++this.nextCommand;
+    this.running.set(id, domains);
+    this.applyDomains(manager);
+    let wrapped;
+    try {
+      wrapped = await manager.wrapWithSandboxArgv(
+        req.command,
+        '/bin/bash',
+        {
+          network: { allowedDomains: domains, deniedDomains: [] },
+          filesystem: { allowWrite: [...req.writable], denyRead: [...req.denyRead], denyWrite: [] },
+        },
+        req.signal,
+        req.cwd,
+      );
+    } catch (error) {
+      this.running.delete(id);
+      this.applyDomains(manager);
+      throw error;
     }
-    const wrapped = await manager.wrapWithSandboxArgv(
-      req.command,
-      '/bin/bash',
-      {
-        network: { allowedDomains: domains, deniedDomains: [] },
-        filesystem: { allowWrite: [...req.writable], denyRead: [...req.denyRead], denyWrite: [] },
+    let released = false;
+    return {
+      argv: wrapped.argv,
+      release: () => {
+        if (released) return;
+        released = true;
+        this.running.delete(id);
+        this.applyDomains(manager);
+        manager.cleanupAfterCommand();
       },
-      req.signal,
-      req.cwd,
-    );
-    return wrapped.argv;
+    };
   }
 
-  /** Frees per-command resources (temporary mounts, sockets). */
-  afterCommand(): void {
-    this.manager?.cleanupAfterCommand();
+  /**
+   * The runtime's proxy has one allowlist for the whole process, applied to commands already
+   * running. So it is the union of what the commands running now may reach: a command started for
+   * one project keeps its domains while another project's command runs, and a domain is dropped as
+   * soon as no running command needs it (never "whichever command started last").
+   */
+  private applyDomains(manager: SandboxManagerT): void {
+    const union = [...new Set([...this.running.values()].flat())].sort();
+    const key = union.join(',');
+    if (key === this.domains) return;
+    const config = manager.getConfig();
+    if (config) manager.updateConfig({ ...config, network: { ...config.network, allowedDomains: union } });
+    this.domains = key;
   }
 
   async close(): Promise<void> {

@@ -1,11 +1,12 @@
-import { randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { endMarkerTrap, runInPty } from './pty-runner';
+import { newEndMarker, wrapWithEndMarker } from './end-marker';
+import { runInPty } from './pty-runner';
 import type { SandboxService } from './sandbox';
 
 export interface ShellRunResult {
   output: string;
+  /** Null when the command was killed (timeout, Stop) or its status is unknown. */
   exitCode: number | null;
   timedOut: boolean;
   aborted: boolean;
@@ -18,6 +19,8 @@ export interface ShellRunOptions {
   cwd: string;
   timeoutMs: number;
   signal: AbortSignal;
+  /** Output kept for the result (background tasks keep their own and pass 0). */
+  keepChars?: number;
 }
 
 /** How the model's commands run: the capability the Bash tool gets through its context. */
@@ -27,7 +30,7 @@ export interface ShellExecutor {
 
 /** What the sandbox allows a session's commands, read fresh for every command (settings can change). */
 export interface ShellPolicy {
-  /** Run inside the OS sandbox (enabled in settings and available here). */
+  /** Run inside the OS sandbox (enabled in settings, and able to start here). */
   sandboxed: boolean;
   /** Commands that always run outside the sandbox (`sandbox.excludedCommands`). */
   excludedCommands: readonly string[];
@@ -43,8 +46,6 @@ export interface ShellExecutorOptions {
   env: NodeJS.ProcessEnv;
   sandbox: SandboxService | null;
   policy: () => ShellPolicy;
-  /** A folder of the session's for bookkeeping files (where the final cwd is written). */
-  stateDir: string;
 }
 
 function quote(s: string): string {
@@ -55,6 +56,16 @@ function firstWord(command: string): string {
   return command.trim().split(/\s+/)[0] ?? '';
 }
 
+/** A directory the shell says it ended in: taken only if it is an absolute path to a directory. */
+function validDirectory(dir: string | null): string | null {
+  if (dir === null || !path.isAbsolute(dir)) return null;
+  try {
+    return statSync(dir).isDirectory() ? dir : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Runs commands in a PTY, inside the sandbox when the policy says so, and reports the directory each
  * ends in so the next command starts there (a `cd` persists, as in a terminal).
@@ -63,9 +74,6 @@ export class SessionShell implements ShellExecutor {
   constructor(private readonly o: ShellExecutorOptions) {}
 
   async *run(command: string, r: ShellRunOptions): AsyncGenerator<string, ShellRunResult> {
-    mkdirSync(this.o.stateDir, { recursive: true });
-    const cwdFile = path.join(this.o.stateDir, `cwd-${randomUUID()}`);
-    // The command runs as written; afterwards the shell notes where it ended up.
     const policy = this.o.policy();
     const sandbox = this.o.sandbox;
     // Enabled in settings, able to start here, and not a command the settings exclude.
@@ -74,22 +82,24 @@ export class SessionShell implements ShellExecutor {
       sandbox !== null &&
       !policy.excludedCommands.includes(firstWord(command)) &&
       (await sandbox.status()).available;
-    if (policy.tempDir) mkdirSync(policy.tempDir, { recursive: true });
+    if (policy.tempDir) mkdirSync(policy.tempDir, { recursive: true, mode: 0o700 });
     const prelude = sandboxed && policy.tempDir ? `export TMPDIR=${quote(policy.tempDir)}\n` : '';
-    // On exit, wherever it happens (the end, `exit 3`, `set -e`): note the cwd, print the end marker.
-    const end = { marker: `CARAPACE_END_${randomUUID().replace(/-/g, '')}` };
-    const script = `${prelude}${endMarkerTrap(end, `pwd -P >| ${quote(cwdFile)} 2>/dev/null; `)}${command}\n`;
-    let argv: string[];
+    const end = newEndMarker();
+    const script = wrapWithEndMarker(end, command, prelude);
+    let argv = ['/bin/bash', '-c', script];
+    let release: () => void = () => undefined;
     if (sandboxed) {
-      argv = await sandbox.wrap({
+      const wrapped = await sandbox.wrap({
         command: script,
         cwd: r.cwd,
-        writable: [...policy.writable, this.o.stateDir],
+        writable: policy.writable,
         denyRead: policy.denyRead,
         allowedDomains: policy.allowedDomains,
         signal: r.signal,
       });
-    } else argv = ['/bin/bash', '-c', script];
+      argv = wrapped.argv;
+      release = wrapped.release;
+    }
     try {
       const result = yield* runInPty(argv, {
         cwd: r.cwd,
@@ -97,27 +107,20 @@ export class SessionShell implements ShellExecutor {
         timeoutMs: r.timeoutMs,
         signal: r.signal,
         end,
+        ...(r.keepChars !== undefined ? { keepChars: r.keepChars } : {}),
       });
-      let cwd: string | null = null;
-      try {
-        cwd = readFileSync(cwdFile, 'utf8').trim() || null;
-      } catch {
-        cwd = null;
-      }
-      return { ...result, cwd, sandboxed };
+      return { ...result, cwd: validDirectory(result.cwd), sandboxed };
     } finally {
-      rmSync(cwdFile, { force: true });
-      if (sandboxed) sandbox.afterCommand();
+      release();
     }
   }
 }
 
 /** Unsandboxed execution for tests and tools that need no policy. */
-export function plainShell(env: NodeJS.ProcessEnv, stateDir: string): ShellExecutor {
+export function plainShell(env: NodeJS.ProcessEnv): ShellExecutor {
   return new SessionShell({
     env,
     sandbox: null,
-    stateDir,
     policy: () => ({
       sandboxed: false,
       excludedCommands: [],

@@ -104,7 +104,7 @@ export class QueryEngine {
     // The Bash analysis decides which commands may run in parallel: have its parser ready early.
     loadBashParser().catch(() => undefined);
     this.cost = new CostTracker(options.sessionId);
-    this.shell = options.shell ?? plainShell(options.toolEnv, options.sessionDir);
+    this.shell = options.shell ?? plainShell(options.toolEnv);
     this.tasks = new TaskManager(options.sessionId, this.shell, options.taskEvents ?? {});
   }
 

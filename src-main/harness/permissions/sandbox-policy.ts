@@ -1,13 +1,16 @@
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathRuleGlob } from './path-rules';
 import { loadPermissionSources, type PermissionSources, type SourceLocations } from './settings-sources';
 import { secretPaths, type SandboxService } from '../bash/sandbox';
 import { SessionShell, type ShellPolicy } from '../bash/shell-executor';
 
-/** A session's own temp folder, writable inside the sandbox (commands get it as TMPDIR). */
-export function sessionTempDir(sessionId: string): string {
-  return path.join(tmpdir(), 'carapace', sessionId);
+/**
+ * A session's own temp folder, writable inside the sandbox (commands get it as TMPDIR). Inside the
+ * session folder, which the user owns: a fixed name in the shared /tmp could be planted by another
+ * local user (a symlink to somewhere the sandbox would then let commands write).
+ */
+export function sessionTempDir(sessionDir: string): string {
+  return path.join(sessionDir, 'tmp');
 }
 
 /** The WebFetch domains the rules allow: the sandbox's proxy admits them too. */
@@ -44,7 +47,6 @@ export function shellPolicy(
 }
 
 export interface SessionShellSetup {
-  sessionId: string;
   sessionDir: string;
   locations: SourceLocations;
   home: string;
@@ -54,11 +56,10 @@ export interface SessionShellSetup {
 
 /** The shell a session's Bash commands run in, its policy re-read from the settings for every command. */
 export function createSessionShell(o: SessionShellSetup): SessionShell {
-  const tempDir = sessionTempDir(o.sessionId);
+  const tempDir = sessionTempDir(o.sessionDir);
   return new SessionShell({
     env: o.env,
     sandbox: o.sandbox,
-    stateDir: path.join(o.sessionDir, 'shell'),
     policy: () =>
       shellPolicy(loadPermissionSources(o.locations), {
         projectRoot: o.locations.projectRoot,

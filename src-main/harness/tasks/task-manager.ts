@@ -60,17 +60,20 @@ export class TaskManager {
   }
 
   private async run(task: Task, command: string, cwd: string): Promise<void> {
-    const gen = this.shell.run(command, { cwd, timeoutMs: BACKGROUND_TIMEOUT_MS, signal: task.abort.signal });
+    // The task keeps its own bounded output; the shell need not keep a copy.
+    const gen = this.shell.run(command, {
+      cwd,
+      timeoutMs: BACKGROUND_TIMEOUT_MS,
+      signal: task.abort.signal,
+      keepChars: 0,
+    });
     try {
       for (;;) {
         const step = await gen.next();
         if (step.done) {
           task.view.exitCode = step.value.exitCode;
-          task.view.status = step.value.aborted
-            ? 'killed'
-            : step.value.exitCode === 0
-              ? 'completed'
-              : 'failed';
+          const r = step.value;
+          task.view.status = r.aborted ? 'killed' : !r.timedOut && r.exitCode === 0 ? 'completed' : 'failed';
           break;
         }
         this.append(task, step.value);

@@ -1,11 +1,10 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadBashParser } from '../bash/tree-sitter';
 import { plainShell } from '../bash/shell-executor';
 import { TaskManager } from '../tasks/task-manager';
 import { runTool, text } from '../../test-support/run-tool';
-import { tempDir } from '../../test-support/temp';
 import { toolContext } from '../../test-support/tool-context';
 import { BashTool } from './bash';
 import { BashOutputTool, KillShellTool } from './task-tools';
@@ -48,7 +47,8 @@ describe('Bash (real PTY)', () => {
     // A grandchild that would write after the timeout if it survived.
     const { out } = await bash(ctx, { command: `(sleep 2; touch ${marker}) & sleep 30`, timeout: 300 });
     expect(text(out)).toContain('[Command timed out after 300 ms; the process tree was killed]');
-    expect(out.display).toMatchObject({ timedOut: true });
+    // Killed: no exit code (the shell's own status would be the last command's, not this one's).
+    expect(out.display).toMatchObject({ timedOut: true, exitCode: null });
     await new Promise((r) => setTimeout(r, 2500));
     expect(existsSync(marker)).toBe(false);
   });
@@ -90,6 +90,41 @@ describe('Bash (real PTY)', () => {
     expect(text(out)).not.toMatch(/CARAPACE_END_[0-9a-f]+:\d+;/);
   });
 
+  it('gives commands no input, so nothing waits for a prompt; the marker never lands in redirected output', async () => {
+    const ctx = toolContext();
+    const { out } = await bash(ctx, {
+      command: 'cat; read -r answer; echo "got [$answer]"',
+      timeout: 20_000,
+    });
+    expect(text(out)).toBe('got []');
+    const log = path.join(ctx.projectRoot, 'log.txt');
+    const redirected = await bash(ctx, { command: `exec > ${log} 2>&1; echo into-the-log` });
+    expect(text(redirected.out)).toBe('(no output)');
+    expect(readFileSync(log, 'utf8')).toBe('into-the-log\n');
+  });
+
+  it('falls back to the project root when the working directory has been removed', async () => {
+    let ctx = toolContext();
+    mkdirSync(path.join(ctx.projectRoot, 'gone'));
+    ({ ctx } = await bash(ctx, { command: 'cd gone' }));
+    rmSync(path.join(ctx.projectRoot, 'gone'), { recursive: true });
+    const { out, ctx: next } = await bash(ctx, { command: 'pwd' });
+    expect(text(out)).toContain('no longer exists; ran in the project root');
+    expect(text(out)).toContain(ctx.projectRoot);
+    expect(next.cwd).toBe(ctx.projectRoot);
+  });
+
+  it('marks a quiet command read-only for the transcript, and a "search" that writes as not', async () => {
+    const ctx = toolContext();
+    expect((await bash(ctx, { command: 'ls' })).out.display).toMatchObject({
+      category: 'list',
+      readOnly: true,
+    });
+    expect((await bash(ctx, { command: 'find . -name nothing -delete' })).out.display).toMatchObject({
+      readOnly: false,
+    });
+  });
+
   it('refuses a timeout over 600 s', () => {
     expect(() => BashTool.inputSchema.parse({ command: 'ls', timeout: 600_001 })).toThrow();
   });
@@ -104,7 +139,7 @@ describe('background tasks (BashOutput, KillShell)', () => {
   function taskContext() {
     const ctx = toolContext();
     const changes: string[] = [];
-    const tasks = new TaskManager('s1', plainShell(ctx.env, tempDir()), {
+    const tasks = new TaskManager('s1', plainShell(ctx.env), {
       onChange: (t) => changes.push(`${t.id}:${t.status}`),
     });
     return { ctx: { ...ctx, tasks }, tasks, changes };

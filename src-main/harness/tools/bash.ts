@@ -3,7 +3,8 @@ import { analyzeCommandSync } from '../bash/analyze';
 import type { Classification } from '../bash/classify';
 import { bashParserReady } from '../bash/tree-sitter';
 import description from './prompts/bash.md?raw';
-import { buildTool, type ToolOutput, type ToolProgress } from './tool';
+import { buildTool, type ToolOutput, type ToolProgress, type ToolUseContext } from './tool';
+import { statSync } from 'node:fs';
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
 export const MAX_TIMEOUT_MS = 600_000;
@@ -31,9 +32,27 @@ function readOnly(command: string): boolean {
   return bashParserReady() && analyzeCommandSync(command).readOnly;
 }
 
-/** What the command does, for the transcript's folding; unknown until the parser has loaded. */
-function category(command: string): Classification | undefined {
-  return bashParserReady() ? analyzeCommandSync(command).classification : undefined;
+/**
+ * What the command does and whether it provably only reads, for the transcript's folding (which hides
+ * only commands that are both); unknown until the parser has loaded.
+ */
+function shownKind(command: string): { category?: Classification; readOnly?: boolean } {
+  if (!bashParserReady()) return {};
+  const a = analyzeCommandSync(command);
+  return { category: a.classification, readOnly: a.readOnly };
+}
+
+/** The directory to run in: the session's, unless it has been removed since (then the project root). */
+function workingDirectory(ctx: ToolUseContext): { cwd: string; note: string } {
+  try {
+    if (statSync(ctx.cwd).isDirectory()) return { cwd: ctx.cwd, note: '' };
+  } catch {
+    // Gone: fall through.
+  }
+  return {
+    cwd: ctx.projectRoot,
+    note: `[The working directory ${ctx.cwd} no longer exists; ran in the project root ${ctx.projectRoot}]\n`,
+  };
 }
 
 /** Parallel only when read-only and not changing directory (the cwd is state the next command sees). */
@@ -58,20 +77,26 @@ export const BashTool = buildTool({
   isConcurrencySafe: (input) => input.run_in_background !== true && concurrencySafe(input.command),
   isDestructive: (input) => !readOnly(input.command),
   async *call(input, ctx): AsyncGenerator<ToolProgress, ToolOutput> {
+    const where = workingDirectory(ctx);
+    // Whatever happens next, a vanished directory is not used again.
+    const moved = (out: ToolOutput): ToolOutput =>
+      where.cwd === ctx.cwd || out.contextModifier
+        ? out
+        : { ...out, contextModifier: (c) => ({ ...c, cwd: where.cwd }) };
     if (input.run_in_background === true) {
       if (!ctx.tasks)
         return { content: 'Background commands are not available in this session.', isError: true };
       const task = ctx.tasks.startBash(input.command, {
-        cwd: ctx.cwd,
+        cwd: where.cwd,
         description: input.description ?? input.command,
       });
-      return {
-        content: `Started in the background as task ${task.id}. Read its output with BashOutput (bash_id "${task.id}"); stop it with KillShell (shell_id "${task.id}").`,
-        display: { kind: 'bash', exitCode: null, timedOut: false, category: 'process' },
-      };
+      return moved({
+        content: `${where.note}Started in the background as task ${task.id}. Read its output with BashOutput (bash_id "${task.id}"); stop it with KillShell (shell_id "${task.id}").`,
+        display: { kind: 'bash', exitCode: null, timedOut: false, category: 'process', readOnly: false },
+      });
     }
     const timeoutMs = input.timeout ?? DEFAULT_TIMEOUT_MS;
-    const run = ctx.shell.run(input.command, { cwd: ctx.cwd, timeoutMs, signal: ctx.abortSignal });
+    const run = ctx.shell.run(input.command, { cwd: where.cwd, timeoutMs, signal: ctx.abortSignal });
     let result;
     for (;;) {
       const step = await run.next();
@@ -81,14 +106,14 @@ export const BashTool = buildTool({
       }
       yield { text: step.value };
     }
-    const output = result.output.replace(/\n+$/, '');
-    const shown = { category: category(input.command), sandboxed: result.sandboxed };
+    const output = where.note + result.output.replace(/\n+$/, '');
+    const shown = { ...shownKind(input.command), sandboxed: result.sandboxed };
     if (result.aborted)
-      return {
+      return moved({
         content: `${output}\n[Command interrupted]`.trim(),
         isError: true,
         display: { kind: 'bash', exitCode: result.exitCode, timedOut: false, ...shown },
-      };
+      });
     const trailer = result.timedOut
       ? `\n[Command timed out after ${timeoutMs} ms; the process tree was killed]`
       : result.exitCode !== 0
@@ -102,6 +127,6 @@ export const BashTool = buildTool({
     };
     const cwd = result.cwd;
     if (cwd !== null && cwd !== ctx.cwd) out.contextModifier = (c) => ({ ...c, cwd });
-    return out;
+    return moved(out);
   },
 });

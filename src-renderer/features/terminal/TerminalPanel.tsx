@@ -89,10 +89,24 @@ export function TerminalPanel({ sessionId }: { sessionId: string }) {
     const acks = new AckBatcher((chars) => {
       if (terminalId) void client.invoke('terminal.ack', { terminalId, chars }).catch(() => undefined);
     });
-    const write = (data: string) => term.write(data, () => acks.add(data.length));
+    /**
+     * Draws the part of a chunk beyond the snapshot and acknowledges the whole chunk (what the
+     * snapshot covered counts as drawn), once drawn.
+     */
+    const draw = (e: { data: string; offset: number }) => {
+      const start = e.offset - e.data.length;
+      const fresh =
+        start >= snapshotOffset
+          ? e.data
+          : e.offset > snapshotOffset
+            ? e.data.slice(snapshotOffset - start)
+            : '';
+      if (fresh === '') acks.add(e.data.length);
+      else term.write(fresh, () => acks.add(e.data.length));
+    };
     const offData = client.on('terminal.data', (e) => {
       if (terminalId === null) early.push(e);
-      else if (e.terminalId === terminalId && e.offset > snapshotOffset) write(e.data);
+      else if (e.terminalId === terminalId) draw(e);
     });
     const offExit = client.on('terminal.exit', (e) => {
       if (e.terminalId === terminalId) setStatus({ kind: 'exited', code: e.exitCode });
@@ -140,8 +154,7 @@ export function TerminalPanel({ sessionId }: { sessionId: string }) {
         terminalIdRef.current = info.terminalId;
         snapshotOffset = info.offset;
         term.write(info.snapshot);
-        for (const e of early.splice(0))
-          if (e.terminalId === info.terminalId && e.offset > snapshotOffset) write(e.data);
+        for (const e of early.splice(0)) if (e.terminalId === info.terminalId) draw(e);
         setStatus(info.exitCode === null ? { kind: 'running' } : { kind: 'exited', code: info.exitCode });
         term.focus();
       })

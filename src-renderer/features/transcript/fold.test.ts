@@ -27,7 +27,7 @@ const toolResults = (): MessageItem => ({
   status: 'complete',
   origin: 'tool_results',
 });
-const ok = (id: string, category?: string, isError = false): ToolResultBlock =>
+const ok = (id: string, category?: string, isError = false, readOnly = true): ToolResultBlock =>
   ({
     type: 'tool_result',
     tool_use_id: id,
@@ -35,7 +35,7 @@ const ok = (id: string, category?: string, isError = false): ToolResultBlock =>
     is_error: isError,
     meta: {
       durationMs: 1,
-      ...(category ? { display: { kind: 'bash', exitCode: 0, timedOut: false, category } } : {}),
+      ...(category ? { display: { kind: 'bash', exitCode: 0, timedOut: false, category, readOnly } } : {}),
     },
   }) as ToolResultBlock;
 
@@ -61,20 +61,24 @@ describe('foldTranscript', () => {
     expect(units[0]).toMatchObject({ kind: 'fold', summary: 'Read 2 files, searched 1 pattern' });
   });
 
-  it('does not fold a write, a failed call, one still running, text, or a lone quiet call', () => {
+  it('does not fold a write, a "search" that writes, a failed call, one still running, text, or a lone quiet call', () => {
     const read = use('Read');
     const write = use('Bash', { command: 'rm x' });
+    const sneaky = use('Bash', { command: 'find . -delete' });
     const failed = use('Read');
     const running = use('Grep');
     const lone = use('Glob');
     const results = {
       [read.id]: ok(read.id),
       [write.id]: ok(write.id, 'write'),
+      // Classified as a search, but the analysis did not find it read-only.
+      [sneaky.id]: ok(sneaky.id, 'search', false, false),
       [failed.id]: ok(failed.id, undefined, true),
       [lone.id]: ok(lone.id),
     };
     const items: TranscriptItem[] = [
       assistant(read),
+      assistant(sneaky),
       assistant(write),
       assistant(failed),
       assistant(running),

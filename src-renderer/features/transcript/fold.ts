@@ -26,7 +26,8 @@ export function quietKind(block: ToolUseBlock, result: ToolResultBlock | undefin
       return 'list';
     case 'Bash': {
       const d = result.meta?.display;
-      if (d?.kind !== 'bash') return null;
+      // Only what the analysis proved read-only: `find -delete` is a "search" that writes.
+      if (d?.kind !== 'bash' || d.readOnly !== true) return null;
       return d.category === 'read' || d.category === 'search' || d.category === 'list' ? d.category : null;
     }
     default:
