@@ -15,6 +15,7 @@ import { round, summarize } from './stats';
 
 const ROUNDS = 20;
 const RUNS = 30;
+const FLOOD_MB = 40;
 
 async function runTrue(shell: SessionShell, cwd: string): Promise<number> {
   const started = performance.now();
@@ -68,6 +69,20 @@ export async function benchBash() {
       plainMs.push(await runTrue(plain, project));
       if (status.available) boxedMs.push(await runTrue(boxed, project));
     }
+    // A flood through the same path the Bash tool takes (kept output capped, the rest counted).
+    const floodStart = performance.now();
+    const flood = plain.run(`head -c ${FLOOD_MB * 1024 * 1024} /dev/zero | tr '\\0' x; echo`, {
+      cwd: project,
+      timeoutMs: 300_000,
+      signal: new AbortController().signal,
+    });
+    let streamed = 0;
+    for (;;) {
+      const step = await flood.next();
+      if (step.done) break;
+      streamed += step.value.length;
+    }
+    const floodMs = performance.now() - floodStart;
     const p = summarize(plainMs);
     const b = summarize(boxedMs);
     return {
@@ -76,6 +91,12 @@ export async function benchBash() {
         commands: commands.length,
         parserLoadMs: round(parserLoadMs),
         perCommandMicroseconds: summarize(perCommand),
+      },
+      flood: {
+        mb: FLOOD_MB,
+        seconds: round(floodMs / 1000, 2),
+        mbPerSecond: round(FLOOD_MB / (floodMs / 1000)),
+        streamedChars: streamed,
       },
       trueCommand: {
         runs: RUNS,
