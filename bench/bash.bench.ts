@@ -33,8 +33,8 @@ async function runTrue(shell: SessionShell, cwd: string): Promise<number> {
 export async function benchBash() {
   const corpus = JSON.parse(
     readFileSync(path.join(import.meta.dirname, '../src-main/harness/bash/corpus.json'), 'utf8'),
-  ) as Record<string, string[]>;
-  const commands = Object.values(corpus).flat();
+  ) as Record<string, string[] | string>;
+  const commands = Object.values(corpus).filter((v) => Array.isArray(v)).flat();
   const loadStart = performance.now();
   await loadBashParser();
   const parserLoadMs = performance.now() - loadStart;
