@@ -34,7 +34,9 @@ export async function benchBash() {
   const corpus = JSON.parse(
     readFileSync(path.join(import.meta.dirname, '../src-main/harness/bash/corpus.json'), 'utf8'),
   ) as Record<string, string[] | string>;
-  const commands = Object.values(corpus).filter((v) => Array.isArray(v)).flat();
+  const commands = Object.values(corpus)
+    .filter((v) => Array.isArray(v))
+    .flat();
   const loadStart = performance.now();
   await loadBashParser();
   const parserLoadMs = performance.now() - loadStart;
