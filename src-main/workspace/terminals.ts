@@ -4,6 +4,7 @@ import xtermSerialize from '@xterm/addon-serialize';
 import xtermHeadless from '@xterm/headless';
 import type { IPty } from 'node-pty';
 import type { TerminalInfo } from '@shared/ipc/contract';
+import { killGroup } from '../harness/bash/pty-runner';
 import { AppError } from '../platform/errors';
 import type { EventHub } from './event-hub';
 
@@ -223,13 +224,7 @@ export class TerminalManager {
     const t = this.terms.get(terminalId);
     if (!t) return false;
     if (t.timer) clearTimeout(t.timer);
-    if (t.exitCode === null) {
-      try {
-        process.kill(-t.pty.pid, 'SIGHUP');
-      } catch {
-        t.pty.kill('SIGHUP');
-      }
-    }
+    if (t.exitCode === null) killGroup(t.pty.pid, 'SIGHUP');
     t.screen.dispose();
     this.terms.delete(terminalId);
     this.bySession.delete(t.sessionId);

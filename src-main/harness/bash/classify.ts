@@ -1,4 +1,5 @@
 import type { Redirect, SimpleCommand } from './extract';
+import { GIT_READ } from './readonly';
 
 /** What a command does, roughly: the UI folds runs of quiet ones (read, search, list) into one line. */
 export type Classification = 'search' | 'read' | 'list' | 'write' | 'network' | 'process' | 'other';
@@ -112,20 +113,6 @@ const PROCESS = new Set([
   'service',
 ]);
 const GIT_NETWORK = new Set(['clone', 'fetch', 'pull', 'push', 'ls-remote']);
-const GIT_READ = new Set([
-  'status',
-  'log',
-  'diff',
-  'show',
-  'blame',
-  'ls-files',
-  'rev-parse',
-  'describe',
-  'shortlog',
-  'reflog',
-  'cat-file',
-  'ls-tree',
-]);
 const PACKAGE_NETWORK = new Set(['install', 'add', 'update', 'upgrade', 'ci', 'publish']);
 
 const RANK: Record<Classification, number> = {

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyzeCommandSync } from './analyze';
 import { classify } from './classify';
-import { readOnlyReason } from './readonly';
+import { GIT_READ, readOnlyReason } from './readonly';
 import { loadBashParser } from './tree-sitter';
 
 beforeAll(() => loadBashParser());
@@ -71,9 +71,17 @@ describe('semantic classification', () => {
     ['kill 12', 'process'],
     ['make', 'other'],
     ['git log', 'read'],
+    // Every git subcommand the analysis allows as read-only is classified as reading.
+    ['git whatchanged', 'read'],
+    ['git grep foo', 'search'],
   ])('%s → %s', (command, expected) => {
     const a = analyzeCommandSync(command);
     expect(a.classification).toBe(expected);
+  });
+
+  it('classifies every read-only git subcommand as read or search', () => {
+    for (const sub of GIT_READ)
+      expect(['read', 'search']).toContain(analyzeCommandSync(`git ${sub}`).classification);
   });
 
   it('takes the weightiest part of a compound command', () => {

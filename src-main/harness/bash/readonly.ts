@@ -37,7 +37,8 @@ const findValidator: Validator = (args) => {
   return null;
 };
 
-const GIT_READ = new Set([
+/** Git subcommands that only read the repository (the analysis and the classification share them). */
+export const GIT_READ = new Set([
   'status',
   'log',
   'diff',
