@@ -40,14 +40,21 @@ export interface MarkerFound {
   cwd: string | null;
 }
 
-/** Finds the complete marker in `text` from `from`; null if absent or not yet complete. */
-export function findEndMarker(m: EndMarker, text: string, from: number): MarkerFound | null | 'partial' {
+/**
+ * Finds the marker in `text` from `from`: null if absent, `{ at, partial: true }` while its status
+ * and directory have not all arrived yet.
+ */
+export function findEndMarker(
+  m: EndMarker,
+  text: string,
+  from: number,
+): MarkerFound | { at: number; partial: true } | null {
   const at = text.indexOf(m.marker, from);
   if (at < 0) return null;
   const rest = /^:(\d+):([A-Za-z0-9+/=]*);/.exec(
     text.slice(at + m.marker.length, at + m.marker.length + 8192),
   );
-  if (!rest) return 'partial';
+  if (!rest) return { at, partial: true };
   const decoded = Buffer.from(rest[2] ?? '', 'base64')
     .toString('utf8')
     .replace(/\n$/, '');

@@ -50,7 +50,7 @@ describe('end marker', () => {
   it('is found only when complete, with status and directory', () => {
     const m = newEndMarker();
     const cwd = Buffer.from('/tmp/some dir\n').toString('base64');
-    expect(findEndMarker(m, `out${m.marker}:3`, 0)).toBe('partial');
+    expect(findEndMarker(m, `out${m.marker}:3`, 0)).toEqual({ at: 3, partial: true });
     expect(findEndMarker(m, 'no marker here', 0)).toBeNull();
     expect(findEndMarker(m, `out${m.marker}:3:${cwd};`, 0)).toEqual({
       at: 3,

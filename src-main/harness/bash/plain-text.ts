@@ -10,6 +10,9 @@ export function plainText(raw: string): string {
     .replace(/\r(?!\n)/g, '\n');
 }
 
+/** A whole escape sequence at the start of a string. */
+const ANSI_AT_START = new RegExp(`^(?:${ANSI.source})`);
+
 /** Longest an unfinished escape sequence is held back before it is let through as text. */
 const MAX_CARRY = 256;
 
@@ -26,10 +29,7 @@ export class PlainTextStream {
     const esc = text.lastIndexOf('\x1b');
     if (esc >= 0 && text.length - esc < MAX_CARRY) {
       // An escape near the end that is not yet a whole sequence waits for the rest.
-      ANSI.lastIndex = 0;
-      const tail = text.slice(esc);
-      const whole = new RegExp(`^(?:${ANSI.source})`).exec(tail);
-      if (!whole) cut = esc;
+      if (!ANSI_AT_START.test(text.slice(esc))) cut = esc;
     }
     if (cut === text.length && text.endsWith('\r')) cut = text.length - 1;
     this.carry = text.slice(cut);

@@ -98,10 +98,9 @@ export async function* runInPty(
         }
       emit(pending.slice(0, pending.length - hold));
       pending = pending.slice(pending.length - hold);
-    } else if (found === 'partial') {
-      const at = pending.indexOf(end.marker);
-      emit(pending.slice(0, at));
-      pending = pending.slice(at);
+    } else if ('partial' in found) {
+      emit(pending.slice(0, found.at));
+      pending = pending.slice(found.at);
     } else {
       emit(pending.slice(0, found.at));
       pending = '';
