@@ -99,6 +99,7 @@ export async function runPrint(o: PrintOptions, io: PrintIo): Promise<number> {
   for (const problem of sources.problems) io.stderr.write(`carapace: ${problem}\n`);
   const mode = o.permissionMode ?? sources.defaultMode ?? 'default';
   const home = io.env['HOME'] ?? homedir();
+  const toolEnv = sanitizeEnv(io.env);
   const sandbox = new SandboxService({ bwrapPath: io.env['CARAPACE_BWRAP'] });
   if (sources.sandbox.enabled) {
     const status = await sandbox.status();
@@ -129,12 +130,12 @@ export async function runPrint(o: PrintOptions, io: PrintIo): Promise<number> {
     gate,
     tools: builtinTools(),
     models,
-    toolEnv: sanitizeEnv(io.env),
+    toolEnv,
     shell: createSessionShell({
       sessionDir,
       locations,
       home,
-      env: sanitizeEnv(io.env),
+      env: toolEnv,
       sandbox,
     }),
     appendSystemPrompt: o.appendSystemPrompt ?? undefined,
