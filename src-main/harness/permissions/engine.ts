@@ -12,6 +12,7 @@ import {
   type PermissionRule,
   type RuleBehavior,
 } from './rule';
+import { suggestBashRules } from './suggest';
 
 export type { DecidedBy };
 
@@ -51,48 +52,6 @@ function str(v: unknown): string | null {
 /** The text of a simple command for rule matching: its words after wrappers and assignments. */
 function commandText(core: readonly (string | null)[]): string {
   return core.map((w) => (w === null ? '$?' : w)).join(' ');
-}
-
-/** A rule "Always allow" could write for a Bash command: the first words as a prefix rule. */
-export function suggestBashRule(core: readonly (string | null)[]): string | null {
-  const [name, sub] = core;
-  if (typeof name !== 'string') return null;
-  if (
-    typeof sub === 'string' &&
-    /^[a-z][\w:-]*$/.test(sub) &&
-    [
-      'npm',
-      'pnpm',
-      'yarn',
-      'git',
-      'cargo',
-      'go',
-      'make',
-      'docker',
-      'pip',
-      'python',
-      'python3',
-      'node',
-      'npx',
-      'bun',
-      'deno',
-      'gradle',
-      'mvn',
-      'kubectl',
-      'terraform',
-    ].includes(name)
-  ) {
-    const third = core[2];
-    if (
-      (name === 'npm' || name === 'pnpm' || name === 'yarn') &&
-      sub === 'run' &&
-      typeof third === 'string' &&
-      /^[\w:.-]+$/.test(third)
-    )
-      return `Bash(${name} run ${third} *)`;
-    return `Bash(${name} ${sub} *)`;
-  }
-  return `Bash(${name} *)`;
 }
 
 function ruleRef(r: PermissionRule): NonNullable<PermissionDecision['rule']> {
@@ -229,19 +188,12 @@ export class PermissionEngine {
         reason: 'runs inside the sandbox (autoAllowBashIfSandboxed)',
       };
     }
-    const suggestions = [
-      ...new Set(
-        analysis.commands
-          .filter((c) => readOnlyReason(c.core) !== null)
-          .flatMap((c) => suggestBashRule(c.core) ?? []),
-      ),
-    ].slice(0, 5);
     return {
       ...base,
       behavior: 'ask',
       decidedBy: 'default',
       reason: analysis.reasons.join('; ') || 'this command needs approval',
-      suggestions: analysis.findings.length === 0 ? suggestions : [],
+      suggestions: suggestBashRules(analysis),
     };
   }
 
