@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import { connect as tcpConnect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { ServerFrame } from '@shared/ipc/wire';
@@ -34,6 +35,24 @@ function get(
   });
 }
 
+/**
+ * Sends raw bytes (what an HTTP client would refuse to send) and resolves with the status line of
+ * the answer, or rejects if the connection dies without one (the server crashed or dropped it).
+ */
+function raw(port: number, text: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = tcpConnect(port, '127.0.0.1', () => socket.write(text));
+    let data = '';
+    socket.on('data', (d: Buffer) => (data += d.toString('latin1')));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const status = data.split('\r\n')[0] ?? '';
+      if (status.startsWith('HTTP/1.1 ')) resolve(status);
+      else reject(new Error(`no answer to ${JSON.stringify(text.split('\r\n')[0])}`));
+    });
+  });
+}
+
 /** Opens a socket; resolves with it when open, or with the HTTP status the upgrade was refused with. */
 function connect(url: string, headers: Record<string, string> = {}): Promise<WebSocket | number> {
   return new Promise((resolve, reject) => {
@@ -59,26 +78,109 @@ function roundTrip(ws: WebSocket, text: string | Buffer): Promise<ServerFrame> {
 }
 
 describe('serve mode: token, Origin and Host', () => {
-  it('refuses the page, its assets and unknown paths without the token; serves them with it', async () => {
+  it('serves the page only with the token in its URL, the build assets without it, and never a cookie', async () => {
     const serve = await serveForTest();
     try {
-      expect((await get(serve.port, '/')).status).toBe(401);
-      expect((await get(serve.port, '/assets/app.js')).status).toBe(401);
-      expect((await get(serve.port, '/?token=wrong')).status).toBe(401);
-      expect((await get(serve.port, `/?token=${'0'.repeat(64)}`)).status).toBe(401);
+      const responses = [];
+      for (const path of ['/', '/index.html', '/?token=wrong', `/?token=${'0'.repeat(64)}`, '/nope']) {
+        const res = await get(serve.port, path);
+        expect(res.status, path).toBe(401);
+        responses.push(res);
+      }
+      // A repeated parameter is no token, even when one of the copies is right.
+      expect((await get(serve.port, `/?token=x&token=${serve.token}`)).status).toBe(401);
+      // The page by a path that starts like an asset is still the page.
+      expect((await get(serve.port, '/assets/..%2findex.html')).status).toBe(401);
+      expect((await get(serve.port, '/assets/%2e%2e/index.html')).status).toBe(401);
 
       const page = await get(serve.port, `/?token=${serve.token}`);
       expect(page.status).toBe(200);
+      expect(page.body).toContain('<title>Carapace</title>');
       expect(page.headers['content-security-policy']).toContain("script-src 'self'");
       expect(page.headers['referrer-policy']).toBe('no-referrer');
-      const cookie = String((page.headers['set-cookie'] as string[])[0]).split(';')[0] ?? '';
-      expect(cookie).toContain(`carapace_token_${serve.port}=`);
-      // The cookie set by the page authorizes its assets.
-      const asset = await get(serve.port, '/assets/app.js', { cookie });
+      responses.push(page);
+      // The hashed build assets hold no secret and are served without the token.
+      const asset = await get(serve.port, '/assets/app.js');
       expect(asset.status).toBe(200);
       expect(asset.body).toContain('console.log');
-      expect((await get(serve.port, '/../../etc/passwd', { cookie })).status).toBe(404);
-      expect((await get(serve.port, '/%2e%2e/%2e%2e/etc/passwd', { cookie })).status).toBe(404);
+      responses.push(asset);
+      const missing = await get(serve.port, `/nope?token=${serve.token}`);
+      expect(missing.status).toBe(404);
+      responses.push(missing);
+      expect((await get(serve.port, `/../../etc/passwd?token=${serve.token}`)).status).toBe(404);
+      expect((await get(serve.port, `/%2e%2e/%2e%2e/etc/passwd?token=${serve.token}`)).status).toBe(404);
+
+      // Cookies are not separated by port: one holding the token would reach every server on
+      // 127.0.0.1. No answer may set one, nor carry the token anywhere in its headers.
+      for (const res of responses) {
+        expect(res.headers['set-cookie']).toBeUndefined();
+        expect(JSON.stringify(res.headers)).not.toContain(serve.token);
+      }
+    } finally {
+      await serve.close();
+    }
+  });
+
+  it('answers malformed cookies, queries, encodings and request targets with 400/401/404 and keeps serving', async () => {
+    const serve = await serveForTest();
+    const host = `127.0.0.1:${serve.port}`;
+    const req = (target: string, headers = '') =>
+      raw(serve.port, `GET ${target} HTTP/1.1\r\nHost: ${host}\r\n${headers}Connection: close\r\n\r\n`);
+    const upgrade = (target: string, headers = '') =>
+      req(
+        target,
+        `Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n` +
+          `Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n${headers}`,
+      );
+    const badCookie = `Cookie: carapace_token_${serve.port}=%\r\n`;
+    try {
+      // The cookie that used to crash the server (decodeURIComponent threw), with and without the token.
+      expect(await req('/', badCookie)).toBe('HTTP/1.1 401 Unauthorized');
+      expect(await req(`/?token=${serve.token}`, badCookie)).toBe('HTTP/1.1 200 OK');
+      expect(await req('/assets/app.js', badCookie)).toBe('HTTP/1.1 200 OK');
+      expect(await upgrade('/ws', badCookie)).toBe('HTTP/1.1 401 Unauthorized');
+      // A cookie holding the right token is no token: only the URL carries it.
+      expect(await req('/', `Cookie: carapace_token_${serve.port}=${serve.token}\r\n`)).toBe(
+        'HTTP/1.1 401 Unauthorized',
+      );
+      // Targets Node's parser lets through but `new URL` throws on (this one crashed it too).
+      expect(await req('//[')).toBe('HTTP/1.1 401 Unauthorized');
+      expect(await req(`//[?token=${serve.token}`)).toBe('HTTP/1.1 404 Not Found');
+      expect(await req('http://[')).toBe('HTTP/1.1 400 Bad Request');
+      expect(await req(`http://${host}/?token=${serve.token}`)).toBe('HTTP/1.1 400 Bad Request');
+      expect(await req('*')).toBe('HTTP/1.1 400 Bad Request');
+      expect(await upgrade('//[')).toBe('HTTP/1.1 404 Not Found');
+      expect(await upgrade('http://[')).toBe('HTTP/1.1 400 Bad Request');
+      // Broken percent-encoding in the query and the path.
+      expect(await req('/?token=%')).toBe('HTTP/1.1 401 Unauthorized');
+      expect(await req('/?token=%E0%A4%A')).toBe('HTTP/1.1 401 Unauthorized');
+      expect(await req(`/%?token=${serve.token}`)).toBe('HTTP/1.1 404 Not Found');
+      expect(await req('/assets/%')).toBe('HTTP/1.1 401 Unauthorized');
+      expect(await req(`/a%00b?token=${serve.token}`)).toBe('HTTP/1.1 404 Not Found');
+      expect(await upgrade('/ws?token=%')).toBe('HTTP/1.1 401 Unauthorized');
+      // Headers Node's own parser refuses.
+      expect(await raw(serve.port, 'GET / HTTP/1.1\r\nHost: x\r\nBad Header: y\r\n\r\n')).toBe(
+        'HTTP/1.1 400 Bad Request',
+      );
+      expect(await raw(serve.port, 'NOT HTTP AT ALL\r\n\r\n')).toBe('HTTP/1.1 400 Bad Request');
+      // No Host at all (HTTP/1.0).
+      expect(await raw(serve.port, `GET /?token=${serve.token} HTTP/1.0\r\n\r\n`)).toBe(
+        'HTTP/1.1 403 Forbidden',
+      );
+
+      // Still serving: the page, and a socket that answers a request.
+      expect((await get(serve.port, `/?token=${serve.token}`)).status).toBe(200);
+      const ws = await connect(`ws://${host}/ws?token=${serve.token}`, {
+        origin: `http://${host}`,
+        cookie: `carapace_token_${serve.port}=%`,
+      });
+      expect(ws).toBeInstanceOf(WebSocket);
+      const frame = await roundTrip(
+        ws as WebSocket,
+        JSON.stringify({ type: 'request', id: 1, channel: 'app.info', input: {} }),
+      );
+      expect(frame).toMatchObject({ type: 'response', id: 1, result: { ok: true } });
+      (ws as WebSocket).close();
     } finally {
       await serve.close();
     }

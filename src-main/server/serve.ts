@@ -1,11 +1,13 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { IpcRouter } from '../ipc/router';
 import type { Logger } from '../platform/logger';
-import { cookieValue, hostAllowed, newToken, originAllowed, tokenMatches } from './auth';
+import { hostAllowed, newToken, originAllowed, tokenMatches } from './auth';
+import { parseRequestTarget, queryToken } from './request-target';
 import { SECURITY_HEADERS } from '../platform/web-security';
 import type { EventHub } from '../workspace/event-hub';
-import { serveFile } from './static-files';
+import { serveFile, staticTarget } from './static-files';
 import { WsTransport } from './ws-transport';
 
 /** What serve mode exposes: the router and event hub of a composed Carapace, and how to stop it. */
@@ -38,42 +40,72 @@ function refuse(res: ServerResponse, status: number, message: string): void {
 }
 
 /**
- * Serve mode: the built renderer and the WebSocket transport on one port. Every request needs the
- * per-launch token (in the URL once, then a cookie scoped to this port); sockets must also come
- * from this server's own Origin.
+ * Serve mode: the built renderer and the WebSocket transport on one port. The page and the socket
+ * need the per-launch token, which travels only in their URLs (`/?token=…`, `/ws?token=…`): never in
+ * a cookie, because cookies are not separated by port and every other server on 127.0.0.1 would
+ * receive it. The build's hashed assets are public (see staticTarget). Sockets must also come from
+ * this server's own Origin, and every request must name this server as its Host.
  */
 export async function startServe(options: ServeOptions): Promise<ServeHandle> {
   const token = options.token ?? newToken();
   const transport = new WsTransport(options.carapace.router, options.carapace.hub, options.logger);
   const sockets = new Set<Socket>();
   let port = 0;
-  const cookieName = () => `carapace_token_${port}`;
 
-  const authorized = (req: IncomingMessage, url: URL) =>
-    tokenMatches(token, url.searchParams.get('token')) || tokenMatches(token, cookieValue(req, cookieName()));
-
-  const server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://serve.invalid');
+  const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     if (!hostAllowed(req, options.host, port)) return refuse(res, 403, 'Forbidden: unexpected Host header.');
     if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'Method not allowed.');
-    if (!authorized(req, url))
+    const url = parseRequestTarget(req.url);
+    if (!url) return refuse(res, 400, 'Bad request: the request target is not a path.');
+    const target = staticTarget(options.rendererDir, url.pathname);
+    if (!target?.public && !tokenMatches(token, queryToken(url)))
       return refuse(res, 401, 'Unauthorized: open the URL Carapace printed, with its token.');
-    const cookie = `${cookieName()}=${token}; HttpOnly; SameSite=Strict; Path=/`;
-    void serveFile(res, options.rendererDir, url.pathname, { 'set-cookie': cookie }).then((found) => {
-      if (!found) refuse(res, 404, 'Not found.');
-    });
-  });
+    if (!target) return refuse(res, 404, 'Not found.');
+    serveFile(res, target.file).then(
+      (found) => {
+        if (!found) refuse(res, 404, 'Not found.');
+      },
+      (error: unknown) => failed(res, error),
+    );
+  };
 
-  server.on('upgrade', (req, socket, head) => {
-    const url = new URL(req.url ?? '/', 'http://serve.invalid');
+  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    // Node takes its own error listener off an upgraded socket: a client reset before we answer
+    // would otherwise be an unhandled 'error' event.
+    socket.on('error', () => socket.destroy());
     const deny = (status: number, text: string) => {
       socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
     };
+    const url = parseRequestTarget(req.url);
+    if (!url) return deny(400, 'Bad Request');
     if (url.pathname !== '/ws') return deny(404, 'Not Found');
     if (!hostAllowed(req, options.host, port)) return deny(403, 'Forbidden');
     if (!originAllowed(req)) return deny(403, 'Forbidden');
-    if (!authorized(req, url)) return deny(401, 'Unauthorized');
+    if (!tokenMatches(token, queryToken(url))) return deny(401, 'Unauthorized');
     transport.wss.handleUpgrade(req, socket, head, (ws) => transport.wss.emit('connection', ws, req));
+  };
+
+  // Whatever a request holds, it gets an answer and the server keeps serving: a throw escaping a
+  // handler would end the process, and with it every session.
+  const failed = (res: ServerResponse, error: unknown): void => {
+    options.logger.warn(`serve: request failed: ${error instanceof Error ? error.message : String(error)}`);
+    if (!res.headersSent) refuse(res, 500, 'Internal error.');
+    else res.destroy();
+  };
+  const server = createServer((req, res) => {
+    try {
+      onRequest(req, res);
+    } catch (error) {
+      failed(res, error);
+    }
+  });
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    try {
+      onUpgrade(req, socket, head);
+    } catch (error) {
+      options.logger.warn(`serve: upgrade failed: ${error instanceof Error ? error.message : String(error)}`);
+      socket.destroy();
+    }
   });
   server.on('connection', (socket) => {
     sockets.add(socket);
