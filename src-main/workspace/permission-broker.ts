@@ -37,6 +37,7 @@ export class PermissionBroker {
           suggestions: request.suggestions,
           input: request.input,
           createdAt: new Date().toISOString(),
+          ...(request.preview ? { preview: request.preview } : {}),
         };
         this.pending.set(request.id, { view, resolve, projectRoot });
         this.hub.emit('permissions.requested', { request: view });

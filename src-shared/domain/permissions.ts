@@ -25,6 +25,24 @@ export const DecidedBy = z.enum([
 ]);
 export type DecidedBy = z.infer<typeof DecidedBy>;
 
+/**
+ * What an Edit or Write would do to its file, computed by the main process when it asks: the diff
+ * against the file as it is (a new file: its whole content), cut to a bounded size.
+ */
+export const PermissionPreview = z.object({
+  kind: z.literal('diff'),
+  path: z.string(),
+  created: z.boolean(),
+  lines: z.array(z.object({ op: z.enum(['+', '-', ' ', '@']), text: z.string() })),
+  added: z.number(),
+  removed: z.number(),
+  /** Lines or characters were left out to keep the preview small; the lines say where. */
+  truncated: z.boolean(),
+  /** Something the person should know: the call will fail as written, or the file is not shown. */
+  note: z.string().optional(),
+});
+export type PermissionPreview = z.infer<typeof PermissionPreview>;
+
 /** A pending question for a person: may this tool call run? */
 export const PermissionRequestView = z.object({
   id: z.string(),
@@ -39,6 +57,8 @@ export const PermissionRequestView = z.object({
   suggestions: z.array(z.string()),
   input: z.record(z.string(), z.unknown()),
   createdAt: z.string(),
+  /** For Edit and Write: the change, so nobody approves it blind. */
+  preview: PermissionPreview.optional(),
 });
 export type PermissionRequestView = z.infer<typeof PermissionRequestView>;
 

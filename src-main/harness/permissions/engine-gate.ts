@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DecidedBy, PermissionLogEntry } from '@shared/domain/permissions';
 import type { AnyTool, ToolUseContext } from '../tools/tool';
+import { previewFileChange } from './edit-preview';
 import type { GateDecision, PermissionGate } from './gate';
 import type { PermissionDecision, PermissionEngine } from './engine';
 import type { PermissionAnswer, PermissionHandler, PermissionRequest } from './handlers';
@@ -83,6 +84,9 @@ export class EngineGate implements PermissionGate {
       reason: decision.reason,
       suggestions: decision.suggestions,
     };
+    // Nobody should approve a change to a file without seeing it.
+    const preview = await previewFileChange(tool.name, args, ctx);
+    if (preview) request.preview = preview;
     const answer: PermissionAnswer = await this.o.handler.resolve(request, ctx.abortSignal);
     if (answer.behavior === 'allow') {
       for (const rule of answer.alwaysRules ?? []) this.o.onAlwaysAllow?.(rule);

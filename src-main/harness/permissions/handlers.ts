@@ -1,4 +1,4 @@
-import type { DecidedBy } from '@shared/domain/permissions';
+import type { DecidedBy, PermissionPreview } from '@shared/domain/permissions';
 import { ResolveOnce } from './resolve-once';
 
 /** A tool call that needs a decision nobody has made yet. */
@@ -14,6 +14,8 @@ export interface PermissionRequest {
   reason: string;
   /** Rules "Always allow" would write. */
   suggestions: string[];
+  /** For Edit and Write: the change the call would make. */
+  preview?: PermissionPreview;
 }
 
 export type PermissionAnswer =
