@@ -15,6 +15,8 @@ export interface SandboxRequest {
   cwd: string;
   /** Folders the command may write: the project, its temp dir, the session folder. */
   writable: readonly string[];
+  /** Paths inside `writable` that stay read-only (the protected paths), symlinks resolved by the runtime. */
+  denyWrite?: readonly string[];
   /** Paths it may not read (secrets, Read deny rules). */
   denyRead: readonly string[];
   /** Domains reachable through the sandbox's proxy; everything else is refused. */
@@ -175,7 +177,11 @@ export class SandboxService {
         '/bin/bash',
         {
           network: { allowedDomains: domains, deniedDomains: [] },
-          filesystem: { allowWrite: [...req.writable], denyRead: [...req.denyRead], denyWrite: [] },
+          filesystem: {
+            allowWrite: [...req.writable],
+            denyRead: [...req.denyRead],
+            denyWrite: [...(req.denyWrite ?? [])],
+          },
         },
         req.signal,
         req.cwd,

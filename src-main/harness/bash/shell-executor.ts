@@ -1,5 +1,6 @@
 import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { GitGuard } from './git-guard';
 import { newEndMarker, wrapWithEndMarker } from './end-marker';
 import { runInPty } from './pty-runner';
 import type { SandboxService } from './sandbox';
@@ -13,6 +14,8 @@ export interface ShellRunResult {
   /** The working directory the command ended in (a `cd` carries over), or null if unknown. */
   cwd: string | null;
   sandboxed: boolean;
+  /** What the git guard moved aside during the command, in words (see git-guard.ts). */
+  notes?: string[];
 }
 
 export interface ShellRunOptions {
@@ -35,6 +38,12 @@ export interface ShellPolicy {
   /** Commands that always run outside the sandbox (`sandbox.excludedCommands`). */
   excludedCommands: readonly string[];
   writable: readonly string[];
+  /** Paths inside the writable ones that stay read-only: the protected paths (protected-paths.ts). */
+  denyWrite?: readonly string[];
+  /** Roots whose `.git` the git guard watches while a sandboxed command runs. */
+  guardRoots?: readonly string[];
+  /** Where the git guard moves what it takes away. */
+  quarantineDir?: string;
   denyRead: readonly string[];
   allowedDomains: readonly string[];
   /** The session's temp folder: created, writable, and TMPDIR inside the sandbox. */
@@ -93,6 +102,7 @@ export class SessionShell implements ShellExecutor {
         command: script,
         cwd: r.cwd,
         writable: policy.writable,
+        denyWrite: policy.denyWrite ?? [],
         denyRead: policy.denyRead,
         allowedDomains: policy.allowedDomains,
         signal: r.signal,
@@ -100,6 +110,10 @@ export class SessionShell implements ShellExecutor {
       argv = wrapped.argv;
       release = wrapped.release;
     }
+    const guard =
+      sandboxed && policy.guardRoots && policy.quarantineDir
+        ? new GitGuard(policy.guardRoots, policy.quarantineDir)
+        : null;
     try {
       const result = yield* runInPty(argv, {
         cwd: r.cwd,
@@ -109,8 +123,15 @@ export class SessionShell implements ShellExecutor {
         end,
         ...(r.keepChars !== undefined ? { keepChars: r.keepChars } : {}),
       });
-      return { ...result, cwd: validDirectory(result.cwd), sandboxed };
+      const notes = guard?.finish() ?? [];
+      return {
+        ...result,
+        cwd: validDirectory(result.cwd),
+        sandboxed,
+        ...(notes.length > 0 ? { notes } : {}),
+      };
     } finally {
+      guard?.finish();
       release();
     }
   }

@@ -193,7 +193,8 @@ export class StreamingToolExecutor {
     }
     let output: ToolOutput;
     try {
-      const gen = tool.call(t.input, ctx);
+      const callCtx = decision.checkedPaths ? { ...ctx, checkedPaths: decision.checkedPaths } : ctx;
+      const gen = tool.call(t.input, callCtx);
       for (;;) {
         const step = await gen.next();
         if (step.done) {

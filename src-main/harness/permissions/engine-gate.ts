@@ -61,9 +61,12 @@ export class EngineGate implements PermissionGate {
       if (addedRule) entry.addedRule = addedRule;
       this.o.onDecision?.(entry);
     };
+    const allowed: GateDecision = decision.checkedPaths
+      ? { behavior: 'allow', checkedPaths: decision.checkedPaths }
+      : { behavior: 'allow' };
     if (decision.behavior === 'allow') {
       log('allow', decision.decidedBy, decision.reason, decision);
-      return { behavior: 'allow' };
+      return allowed;
     }
     if (decision.behavior === 'deny') {
       log('deny', decision.decidedBy, decision.reason, decision);
@@ -97,7 +100,7 @@ export class EngineGate implements PermissionGate {
         undefined,
         answer.alwaysRules?.join('\n'),
       );
-      return { behavior: 'allow' };
+      return allowed;
     }
     const feedback = answer.feedback?.trim();
     log('deny', answer.by, answer.note ?? `refused by ${answer.by}${feedback ? `: ${feedback}` : ''}`);

@@ -2,9 +2,11 @@ import path from 'node:path';
 import type { DecidedBy, PermissionMode } from '@shared/domain/permissions';
 import { analyzeCommand, type CommandAnalysis } from '../bash/analyze';
 import { readOnlyReason } from '../bash/readonly';
+import { realpathNearest } from '../../platform/real-path';
 import { isInside } from '../tools/paths';
 import type { AnyTool, ToolUseContext } from '../tools/tool';
 import { pathRuleMatches } from './path-rules';
+import { protectedPathReason } from './protected-paths';
 import {
   bashPatternMatches,
   domainMatches,
@@ -26,6 +28,11 @@ export interface PermissionDecision {
   suggestions: string[];
   /** The command's analysis, for Bash. */
   analysis?: CommandAnalysis;
+  /**
+   * Where the call's paths really led when this was decided (symlinks resolved). The tool refuses to
+   * go anywhere else at use time, so a link swapped while a person was deciding changes nothing.
+   */
+  checkedPaths?: string[];
 }
 
 export interface SandboxPolicy {
@@ -203,17 +210,35 @@ export class PermissionEngine {
     tc: ToolUseContext,
     ctx: EngineContext,
   ): PermissionDecision {
-    const none = { suggestions: [] as string[] };
     const rawPath = str(input['file_path']) ?? str(input['path']);
     const target =
       rawPath !== null ? path.resolve(tc.cwd, rawPath) : READ_TOOLS.has(tool.name) ? tc.cwd : null;
+    // Every decision is made on where the path really leads as well as how it is written: a link in
+    // the project (`keys -> ~/.ssh`) is outside it. The tool checks again at use time (checkedPaths).
+    const realRoot = realpathNearest(tc.projectRoot);
+    const realHome = realpathNearest(ctx.home);
+    const real = target !== null ? realpathNearest(target) : null;
+    const writes = tool.writesTo(input, tc);
+    const realWrites = writes.map(realpathNearest);
+    const none = {
+      suggestions: [] as string[],
+      checkedPaths: [...new Set([...(real !== null ? [real] : []), ...realWrites])],
+    };
     const url = str(input['url']);
+    const matchesPath = (r: PermissionRule): boolean => {
+      if (target === null || real === null) return false;
+      const asWritten = pathRuleMatches(r, target, tc.projectRoot, ctx.home);
+      const asResolved = pathRuleMatches(r, real, realRoot, realHome);
+      // A deny or ask fires if either spelling matches; an allow needs both (link and target).
+      return r.behavior === 'allow' ? asWritten && asResolved : asWritten || asResolved;
+    };
     const specMatches = (r: PermissionRule): boolean => {
       if (r.specifier === null) return true;
       if (url !== null && r.specifier.startsWith('domain:')) return domainMatches(r.specifier, url);
-      if (target !== null) return pathRuleMatches(r, target, tc.projectRoot, ctx.home);
-      return false;
+      return matchesPath(r);
     };
+    const inside = (lexical: string, resolved: string) =>
+      isInside(tc.projectRoot, lexical) && isInside(realRoot, resolved);
     // Read denies also block edits of the same path.
     const denyTools = EDIT_TOOLS.has(tool.name)
       ? [tool.name, 'Read']
@@ -255,14 +280,16 @@ export class PermissionEngine {
         reason: `the rule ${ask.text} (${ask.source} settings) asks first`,
       };
 
-    const writes = tool.writesTo(input, tc);
-    const outside = writes.filter((p) => !isInside(tc.projectRoot, p));
+    const outside = writes.flatMap((p, i) => {
+      const r = realWrites[i] ?? p;
+      return inside(p, r) ? [] : [r === p ? p : `${p}, which leads to ${r}`];
+    });
     if (outside.length > 0 && ctx.mode !== 'bypassPermissions') {
       return {
         ...none,
         behavior: 'ask',
         decidedBy: 'default',
-        reason: `${tool.name} would write outside the project (${outside.join(', ')})`,
+        reason: `${tool.name} would write outside the project (${outside.join('; ')})`,
       };
     }
     if (ctx.mode === 'bypassPermissions')
@@ -275,6 +302,16 @@ export class PermissionEngine {
         decidedBy: 'mode',
         reason: `plan mode allows read-only tools only; ${tool.name} would change something`,
       };
+    // Protected paths ask in every mode but bypass; neither allow rules nor acceptEdits approve them,
+    // and "Always allow" offers no rule for them.
+    const guarded = writes.flatMap((p) => protectedPathReason(p, tc.projectRoot) ?? []);
+    if (guarded.length > 0)
+      return {
+        ...none,
+        behavior: 'ask',
+        decidedBy: 'default',
+        reason: `${tool.name} would change a protected path: ${guarded.join('; ')}`,
+      };
     const allow = ruleFor('allow');
     if (allow)
       return {
@@ -285,19 +322,21 @@ export class PermissionEngine {
         reason: `allowed by the rule ${allow.text} (${allow.source} settings)`,
       };
     if (readOnly) {
-      if (target === null || isInside(tc.projectRoot, target))
+      if (target === null || real === null || inside(target, real))
         return {
           ...none,
           behavior: 'allow',
           decidedBy: 'default',
           reason: 'read-only tool inside the project',
         };
+      const where = real === target ? target : `${target}, which leads to ${real}`;
       return {
         ...none,
         behavior: 'ask',
         decidedBy: 'default',
-        reason: `${tool.name} would read outside the project (${target})`,
-        suggestions: [`Read(//${target.replace(/^\//, '')})`],
+        reason: `${tool.name} would read outside the project (${where})`,
+        // An allow rule must cover both the link and its target.
+        suggestions: real === target ? [`Read(//${target.replace(/^\//, '')})`] : [],
       };
     }
     if (writes.length > 0 && ctx.mode === 'acceptEdits')

@@ -1,6 +1,12 @@
 import type { AnyTool, ToolUseContext } from '../tools/tool';
 
-export type GateDecision = { behavior: 'allow' } | { behavior: 'deny'; message: string };
+export type GateDecision =
+  | {
+      behavior: 'allow';
+      /** Where the call's paths really led when it was allowed; the tool must not go elsewhere. */
+      checkedPaths?: string[];
+    }
+  | { behavior: 'deny'; message: string };
 
 /** Decides whether one tool call may run; what the executor calls before every tool. */
 export interface PermissionGate {

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { pathRuleGlob } from './path-rules';
+import { sandboxWriteDenials } from './protected-paths';
 import { loadPermissionSources, type PermissionSources, type SourceLocations } from './settings-sources';
 import { secretPaths, type SandboxService } from '../bash/sandbox';
 import { SessionShell, type ShellPolicy } from '../bash/shell-executor';
@@ -36,10 +37,16 @@ export function shellPolicy(
     const glob = pathRuleGlob(r, o.projectRoot, o.home);
     return glob ? [glob] : [];
   });
+  const roots = [o.projectRoot];
   return {
     sandboxed: sources.sandbox.enabled,
     excludedCommands: sources.sandbox.excludedCommands,
     writable: [o.projectRoot, o.tempDir],
+    // From the project root, not the process's working directory: the runtime's own mandatory denies
+    // follow process.cwd(), which in the app and serve mode is not the project.
+    denyWrite: sources.sandbox.enabled ? sandboxWriteDenials(roots) : [],
+    guardRoots: roots,
+    quarantineDir: path.join(path.dirname(o.tempDir), 'quarantine'),
     denyRead: [...secretPaths(o.home, o.projectRoot), ...readDenied],
     allowedDomains: [...new Set([...sources.sandbox.allowedDomains, ...ruleDomains(sources)])],
     tempDir: o.tempDir,

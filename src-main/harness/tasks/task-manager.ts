@@ -73,6 +73,7 @@ export class TaskManager {
         if (step.done) {
           task.view.exitCode = step.value.exitCode;
           const r = step.value;
+          if (r.notes?.length) this.append(task, `\n${r.notes.join('\n')}\n`);
           task.view.status = r.aborted ? 'killed' : !r.timedOut && r.exitCode === 0 ? 'completed' : 'failed';
           break;
         }

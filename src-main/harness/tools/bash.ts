@@ -106,7 +106,8 @@ export const BashTool = buildTool({
       }
       yield { text: step.value };
     }
-    const output = where.note + result.output.replace(/\n+$/, '');
+    const guarded = result.notes?.length ? `\n${result.notes.join('\n')}` : '';
+    const output = where.note + result.output.replace(/\n+$/, '') + guarded;
     const shown = { ...shownKind(input.command), sandboxed: result.sandboxed };
     if (result.aborted)
       return moved({

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { globToRegExp } from './glob-pattern';
-import { resolveToolPath } from './paths';
+import { checkedDestination, resolveToolPath } from './paths';
 import description from './prompts/glob.md?raw';
 import { findRipgrep, newestFirst, runRipgrep, walkFiles } from './ripgrep';
 import { buildTool, type ToolOutput } from './tool';
@@ -21,7 +21,7 @@ export const GlobTool = buildTool({
   isConcurrencySafe: () => true,
   // eslint-disable-next-line require-yield -- no progress to report
   async *call(input, ctx): AsyncGenerator<never, ToolOutput> {
-    const root = resolveToolPath(input.path ?? '.', ctx.cwd);
+    const root = checkedDestination(resolveToolPath(input.path ?? '.', ctx.cwd), ctx);
     let files: string[];
     const rg = findRipgrep(ctx.env);
     if (rg) {

@@ -2,7 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { globToRegExp } from './glob-pattern';
-import { resolveToolPath } from './paths';
+import { checkedDestination, resolveToolPath } from './paths';
 import description from './prompts/grep.md?raw';
 import { findRipgrep, isRegularFile, newestFirst, runRipgrep, walkFiles } from './ripgrep';
 import { buildTool, type ToolOutput } from './tool';
@@ -108,7 +108,7 @@ export const GrepTool = buildTool({
   isConcurrencySafe: () => true,
   // eslint-disable-next-line require-yield -- no progress to report
   async *call(input, ctx): AsyncGenerator<never, ToolOutput> {
-    const target = resolveToolPath(input.path ?? '.', ctx.cwd);
+    const target = checkedDestination(resolveToolPath(input.path ?? '.', ctx.cwd), ctx);
     const mode = input.output_mode ?? 'files_with_matches';
     // Paths in the output are relative to this folder (the file's own, when searching one file).
     const isFile = isRegularFile(target);

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { errnoCode } from '../../platform/errors';
 import description from './prompts/read.md?raw';
 import { hashContent } from './read-file-state';
-import { resolveToolPath } from './paths';
+import { checkedDestination, resolveToolPath } from './paths';
 import { buildTool, type ToolOutput } from './tool';
 
 const DEFAULT_LIMIT = 2000;
@@ -61,9 +61,10 @@ export const ReadTool = buildTool({
   // eslint-disable-next-line require-yield -- Read has no progress to report
   async *call(input, ctx): AsyncGenerator<never, ToolOutput> {
     const file = resolveToolPath(input.file_path, ctx.cwd);
+    const source = checkedDestination(file, ctx);
     let info;
     try {
-      info = await stat(file);
+      info = await stat(source);
     } catch (error) {
       if (errnoCode(error) === 'ENOENT') return fail(`File does not exist: ${file}`);
       if (errnoCode(error) === 'EACCES') return fail(`Permission denied: ${file}`);
@@ -75,7 +76,7 @@ export const ReadTool = buildTool({
     if (ext in IMAGE_TYPES) {
       if (info.size > MAX_IMAGE_BYTES)
         return fail(`${file} is ${info.size} bytes; images over ${MAX_IMAGE_BYTES} bytes are not read.`);
-      const bytes = await readFile(file);
+      const bytes = await readFile(source);
       ctx.readFileState.set(file, { hash: hashContent(bytes), mtimeMs: info.mtimeMs });
       const mediaType = IMAGE_TYPES[ext as keyof typeof IMAGE_TYPES];
       return {
@@ -99,7 +100,7 @@ export const ReadTool = buildTool({
       );
     }
     // One read of the whole file: it also works for pipes and devices, which cannot seek.
-    const bytes = await readFile(file);
+    const bytes = await readFile(source);
     if (looksBinary(bytes)) {
       return fail(
         `${file} looks like a binary file (it contains NUL bytes). Read shows text and images only; use Bash (e.g. \`xxd | head\`) to inspect it.`,

@@ -43,6 +43,11 @@ export interface ToolUseContext {
   env: NodeJS.ProcessEnv;
   /** How Bash commands run (PTY, sandbox, cwd tracking). */
   shell: ShellExecutor;
+  /**
+   * Set per call by the executor when the permission gate resolved the call's paths: where they
+   * really led (symlinks followed). File tools refuse any other destination at use time.
+   */
+  checkedPaths?: readonly string[];
   /** The session's background tasks, where there are any. */
   tasks?: TaskManager;
 }

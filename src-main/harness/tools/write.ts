@@ -1,9 +1,9 @@
-import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { diffLines } from './diff';
 import { readExisting, staleReason } from './file-guard';
-import { resolveToolPath } from './paths';
+import { checkedDestination, resolveToolPath, writeFileNoFollow } from './paths';
 import description from './prompts/write.md?raw';
 import { hashContent } from './read-file-state';
 import { buildTool, type ToolOutput } from './tool';
@@ -29,15 +29,16 @@ export const WriteTool = buildTool({
       const stale = staleReason(file, existing, ctx);
       if (stale) return { content: stale, isError: true };
     }
-    await mkdir(path.dirname(file), { recursive: true });
+    const dest = checkedDestination(file, ctx);
+    await mkdir(path.dirname(dest), { recursive: true });
     ctx.fileHistory.record({
       path: file,
       before: existing.exists ? existing.content : null,
       toolUseId: ctx.toolUseId,
       at: Date.now(),
     });
-    await writeFile(file, input.content, 'utf8');
-    const info = await stat(file);
+    await writeFileNoFollow(dest, input.content);
+    const info = await stat(dest);
     ctx.readFileState.set(file, { hash: hashContent(input.content), mtimeMs: info.mtimeMs });
     const diff = diffLines(existing.exists ? existing.content : '', input.content);
     const lines = input.content === '' ? 0 : input.content.split('\n').length;

@@ -1,0 +1,217 @@
+import { existsSync, lstatSync, mkdirSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { realpathNearest } from '../../platform/real-path';
+
+/**
+ * The protected-paths policy: files and folders whose change makes code run outside the agent's
+ * control — git's config and hooks (run by the person's next `git status`), Carapace's and Claude
+ * Code's own settings (they would widen the agent's permissions), editor and shell start-up files,
+ * hook managers and build-tool configuration. One list, used twice: the OS sandbox mounts them
+ * read-only for Bash, and Write/Edit ask before touching them in every mode but bypass.
+ */
+
+const GIT = 'git internals: git runs the hooks and the commands its config names';
+const SETTINGS =
+  "Carapace's and Claude Code's settings, agents, commands, skills and hooks: a change there can widen the agent's own permissions";
+const EDITOR = 'editor configuration: editors run the tasks and tools it names';
+const SHELL = 'a shell start-up file: it runs in every new shell';
+const HOOKS = 'a git hook manager: its configuration runs on commit';
+const BUILD = 'build tool configuration: it can run code on the next install or build';
+const TOOLS = 'configuration read by tools that run outside the sandbox';
+
+/** Folders protected with everything inside them. */
+const PROTECTED_DIRS: Record<string, string> = {
+  '.git': GIT,
+  '.claude': SETTINGS,
+  '.vscode': EDITOR,
+  '.idea': EDITOR,
+  '.devcontainer': EDITOR,
+  '.husky': HOOKS,
+  '.cargo': BUILD,
+  '.yarn': BUILD,
+  '.mvn': BUILD,
+};
+
+/** Files protected wherever they are. */
+const PROTECTED_FILES: Record<string, string> = {
+  '.gitconfig': GIT,
+  '.gitmodules': 'git submodule configuration: it names commands and URLs git uses',
+  '.mcp.json': 'MCP server configuration: it names programs Carapace starts',
+  '.claude.json': SETTINGS,
+  '.envrc': 'a direnv file: it runs when a shell enters the folder',
+  '.bashrc': SHELL,
+  '.bash_profile': SHELL,
+  '.bash_login': SHELL,
+  '.bash_aliases': SHELL,
+  '.bash_logout': SHELL,
+  '.zshrc': SHELL,
+  '.zprofile': SHELL,
+  '.zshenv': SHELL,
+  '.zlogin': SHELL,
+  '.zlogout': SHELL,
+  '.profile': SHELL,
+  '.npmrc': BUILD,
+  '.yarnrc': BUILD,
+  '.yarnrc.yml': BUILD,
+  '.pnp.cjs': BUILD,
+  '.pnp.loader.mjs': BUILD,
+  '.pnpmfile.cjs': BUILD,
+  'bunfig.toml': BUILD,
+  '.bunfig.toml': BUILD,
+  '.bazelrc': BUILD,
+  '.bazelversion': BUILD,
+  '.bazeliskrc': BUILD,
+  'gradle-wrapper.properties': BUILD,
+  'maven-wrapper.properties': BUILD,
+  '.pre-commit-config.yaml': HOOKS,
+  'lefthook.yml': HOOKS,
+  'lefthook.yaml': HOOKS,
+  '.lefthook.yml': HOOKS,
+  '.lefthook.yaml': HOOKS,
+  '.devcontainer.json': EDITOR,
+  '.ripgreprc': TOOLS,
+  'pyrightconfig.json': TOOLS,
+};
+
+function segmentsOf(target: string, projectRoot: string): string[] {
+  const rel = path.relative(projectRoot, target);
+  const inside = rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
+  return (inside ? rel : target).split(path.sep).filter(Boolean);
+}
+
+/** Why one spelling of a path is protected, or null. Names compare case-insensitively (macOS, Windows). */
+function reasonFor(target: string, projectRoot: string): string | null {
+  const parts = segmentsOf(target, projectRoot).map((s) => s.toLowerCase());
+  for (let i = 0; i < parts.length; i++) {
+    const seg = parts[i] ?? '';
+    const isLast = i === parts.length - 1;
+    // `.claude/worktrees` holds checkouts the agent works in, not configuration.
+    if (seg === '.claude' && parts[i + 1] === 'worktrees' && i + 2 < parts.length) return null;
+    if (seg === '.config' && parts[i + 1] === 'git') return `${parts.slice(0, i + 2).join('/')} is ${GIT}`;
+    const dirReason = PROTECTED_DIRS[seg];
+    if (dirReason !== undefined && Object.hasOwn(PROTECTED_DIRS, seg))
+      return `${parts.slice(0, i + 1).join('/')} is ${dirReason}`;
+    const fileReason = PROTECTED_FILES[seg];
+    if (isLast && fileReason !== undefined && Object.hasOwn(PROTECTED_FILES, seg))
+      return `${seg} is ${fileReason}`;
+  }
+  return null;
+}
+
+/**
+ * Why writing `target` needs a person's approval, or null when it is an ordinary file. Both the path
+ * as written and where it really leads are checked: a link named `notes` that points at `.git/config`
+ * is as protected as `.git/config` itself.
+ */
+export function protectedPathReason(target: string, projectRoot: string): string | null {
+  const lexical = path.resolve(target);
+  return reasonFor(lexical, projectRoot) ?? reasonFor(realpathNearest(lexical), realpathNearest(projectRoot));
+}
+
+/** Protected names mounted read-only at a root even when absent (the runtime stubs them while a command runs). */
+const ROOT_ALWAYS = [
+  '.claude',
+  '.mcp.json',
+  '.claude.json',
+  '.vscode',
+  '.idea',
+  '.envrc',
+  '.gitmodules',
+  '.gitconfig',
+  '.bashrc',
+  '.bash_profile',
+  '.zshrc',
+  '.zprofile',
+  '.profile',
+  '.ripgreprc',
+];
+
+/** Found at any depth of the walk, protected when they exist. */
+const NESTED_NAMES = new Set(['.claude', '.vscode', '.idea', '.husky', '.mcp.json', '.envrc', '.gitmodules']);
+
+/**
+ * What a `.git` folder must not let the agent change: config and hooks (code git runs), `commondir`
+ * (points git at another folder's config and hooks), `info` (attributes name filter drivers),
+ * `config.worktree` and other worktrees' pointers. `commondir` is listed only when it exists: a
+ * read-only stand-in for an absent one would make git itself fail, so its creation is watched
+ * instead (see git-guard.ts).
+ */
+function gitDenials(gitDir: string, root: boolean): string[] {
+  const out = [path.join(gitDir, 'config'), path.join(gitDir, 'hooks')];
+  for (const name of ['commondir', 'info', 'worktrees']) {
+    const p = path.join(gitDir, name);
+    if (existsSync(p)) out.push(p);
+  }
+  // An empty stand-in for an absent config.worktree is harmless to git; only at the root, where the
+  // person's own git runs, so nested repositories are not littered with stubs.
+  if (root) out.push(path.join(gitDir, 'config.worktree'));
+  return out;
+}
+
+function kindOf(p: string): 'dir' | 'file' | 'link' | null {
+  try {
+    const s = lstatSync(p);
+    return s.isSymbolicLink() ? 'link' : s.isDirectory() ? 'dir' : 'file';
+  } catch {
+    return null;
+  }
+}
+
+export interface DenialOptions {
+  /** How deep to look for nested repositories and settings folders (the runtime's default is 3). */
+  depth?: number;
+  /** At most this many folders are read, so a huge tree cannot stall a command. */
+  maxDirs?: number;
+}
+
+/**
+ * Every path the OS sandbox must mount read-only for commands working in `roots` (the project and any
+ * worktree roots), symlinks resolved — computed from the roots, never from the process's working
+ * directory, which in the desktop app and serve mode is not the project. `.claude` is created when
+ * absent so the sandbox can hold it read-only while Carapace itself can still write its rules there.
+ */
+export function sandboxWriteDenials(roots: readonly string[], o: DenialOptions = {}): string[] {
+  const depth = o.depth ?? 3;
+  const maxDirs = o.maxDirs ?? 5_000;
+  const out = new Set<string>();
+  for (const given of roots) {
+    const root = realpathNearest(given);
+    if (kindOf(path.join(root, '.claude')) === null) {
+      try {
+        mkdirSync(path.join(root, '.claude'), { mode: 0o755 });
+      } catch {
+        // A read-only project: then nothing can write there anyway; the stub covers it.
+      }
+    }
+    for (const name of ROOT_ALWAYS) out.add(path.join(root, name));
+    const git = path.join(root, '.git');
+    const gitKind = kindOf(git);
+    if (gitKind === 'dir') for (const p of gitDenials(git, true)) out.add(p);
+    else if (gitKind !== null) out.add(git);
+    // Nested repositories and settings folders, breadth first, without following links.
+    let level = [root];
+    let read = 0;
+    for (let d = 1; d <= depth && level.length > 0 && read < maxDirs; d++) {
+      const next: string[] = [];
+      for (const dir of level) {
+        if (read++ >= maxDirs) break;
+        let entries;
+        try {
+          entries = readdirSync(dir, { withFileTypes: true });
+        } catch {
+          continue;
+        }
+        for (const e of entries) {
+          const p = path.join(dir, e.name);
+          if (e.name === '.git' && dir !== root) {
+            if (e.isDirectory()) for (const g of gitDenials(p, false)) out.add(g);
+            else out.add(p);
+          } else if (NESTED_NAMES.has(e.name) && dir !== root) out.add(p);
+          else if (e.isDirectory() && e.name !== 'node_modules' && e.name !== '.git') next.push(p);
+        }
+      }
+      level = next;
+    }
+  }
+  return [...out];
+}
