@@ -1,7 +1,7 @@
 import { classify, type Classification } from './classify';
 import { extract, type SimpleCommand } from './extract';
 import { runInjectionChecks, type Finding } from './injection-checks';
-import { readOnlyReason } from './readonly';
+import { commandReadOnlyReason } from './readonly';
 import { loadBashParser, ParserUnavailableError, withBashTreeSync } from './tree-sitter';
 
 export interface CommandAnalysis {
@@ -54,7 +54,7 @@ export function analyzeCommandSync(command: string): CommandAnalysis {
       const findings = runInjectionChecks({ source: command, x });
       const reasons = findings.map((f) => f.reason);
       for (const c of x.commands) {
-        const why = readOnlyReason(c.core);
+        const why = commandReadOnlyReason(c);
         if (why !== null && !reasons.includes(why)) reasons.push(why);
       }
       if (x.commands.length === 0 && x.tests === 0 && reasons.length === 0)

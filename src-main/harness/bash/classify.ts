@@ -1,5 +1,5 @@
 import type { Redirect, SimpleCommand } from './extract';
-import { GIT_READ } from './readonly';
+import { GIT_READ, readOnlyReason } from './readonly';
 
 /** What a command does, roughly: the UI folds runs of quiet ones (read, search, list) into one line. */
 export type Classification = 'search' | 'read' | 'list' | 'write' | 'network' | 'process' | 'other';
@@ -125,6 +125,10 @@ const RANK: Record<Classification, number> = {
   list: 0,
 };
 
+function writesByFlag(core: readonly (string | null)[]): boolean {
+  return /\b(writes|edits|deletes)\b/.test(readOnlyReason(core) ?? '');
+}
+
 function classifyOne(c: SimpleCommand): Classification {
   const [name, ...args] = c.core;
   if (typeof name !== 'string') return 'other';
@@ -142,6 +146,8 @@ function classifyOne(c: SimpleCommand): Classification {
     return sub && PACKAGE_NETWORK.has(sub) ? 'network' : 'other';
   }
   if (name === 'sed' && args.some((a) => typeof a === 'string' && a.startsWith('-i'))) return 'write';
+  // A reading program told to write (`xxd IN OUT`, `sort -o`, `find -delete`) is a write.
+  if ((SEARCH.has(name) || READ.has(name) || LIST.has(name)) && writesByFlag(c.core)) return 'write';
   if (SEARCH.has(name)) return 'search';
   if (READ.has(name)) return 'read';
   if (LIST.has(name)) return 'list';
