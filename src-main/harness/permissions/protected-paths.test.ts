@@ -59,11 +59,14 @@ describe('sandboxWriteDenials', () => {
     const dir = tempDir();
     mkdirSync(path.join(dir, '.git', 'hooks'), { recursive: true });
     mkdirSync(path.join(dir, '.git', 'info'));
-    writeFileSync(path.join(dir, '.git', 'config'), '');
     writeFileSync(path.join(dir, '.git', 'commondir'), '..');
     mkdirSync(path.join(dir, 'vendor', 'lib', '.git'), { recursive: true });
     mkdirSync(path.join(dir, 'packages', 'app', '.vscode'), { recursive: true });
     writeFileSync(path.join(dir, 'packages', 'app', '.envrc'), '');
+    mkdirSync(path.join(dir, '.husky'));
+    mkdirSync(path.join(dir, 'tools', 'githooks'), { recursive: true });
+    writeFileSync(path.join(dir, '.git', 'config'), '[core]\n\thooksPath = tools/githooks\n');
+    writeFileSync(path.join(dir, '.pre-commit-config.yaml'), '');
     mkdirSync(path.join(dir, 'node_modules', 'x', '.git'), { recursive: true });
     const denied = sandboxWriteDenials([dir]);
     for (const rel of [
@@ -83,6 +86,9 @@ describe('sandboxWriteDenials', () => {
       'vendor/lib/.git/hooks',
       'packages/app/.vscode',
       'packages/app/.envrc',
+      '.husky',
+      'tools/githooks',
+      '.pre-commit-config.yaml',
     ])
       expect(denied, rel).toContain(path.join(dir, rel));
     // Folders the agent must be able to write are not in the list.

@@ -1,4 +1,5 @@
-import { existsSync, lstatSync, mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import path from 'node:path';
 import { realpathNearest } from '../../platform/real-path';
 
@@ -126,8 +127,42 @@ const ROOT_ALWAYS = [
   '.ripgreprc',
 ];
 
-/** Found at any depth of the walk, protected when they exist. */
-const NESTED_NAMES = new Set(['.claude', '.vscode', '.idea', '.husky', '.mcp.json', '.envrc', '.gitmodules']);
+/** Found at any depth of the walk (the root included), protected when they exist. */
+const NESTED_NAMES = new Set([
+  '.claude',
+  '.vscode',
+  '.idea',
+  '.mcp.json',
+  '.envrc',
+  '.gitmodules',
+  // Hook managers: what they name runs on the person's next commit.
+  '.husky',
+  '.pre-commit-config.yaml',
+  'lefthook.yml',
+  'lefthook.yaml',
+  '.lefthook.yml',
+  '.lefthook.yaml',
+  '.devcontainer',
+  '.devcontainer.json',
+]);
+
+/**
+ * The folder a repository's `core.hooksPath` names (husky sets `.husky/_`), relative paths taken from
+ * the root: its scripts run on commit as `.git/hooks` would.
+ */
+function hooksPathOf(root: string): string | null {
+  let text: string;
+  try {
+    text = readFileSync(path.join(root, '.git', 'config'), 'utf8');
+  } catch {
+    return null;
+  }
+  const m = /^\s*hookspath\s*=\s*"?([^"\n]+?)"?\s*$/im.exec(text);
+  const value = m?.[1]?.trim();
+  if (!value) return null;
+  const expanded = value.startsWith('~/') ? path.join(homedir(), value.slice(2)) : value;
+  return path.resolve(root, expanded);
+}
 
 /**
  * What a `.git` folder must not let the agent change: config and hooks (code git runs), `commondir`
@@ -186,8 +221,11 @@ export function sandboxWriteDenials(roots: readonly string[], o: DenialOptions =
     for (const name of ROOT_ALWAYS) out.add(path.join(root, name));
     const git = path.join(root, '.git');
     const gitKind = kindOf(git);
-    if (gitKind === 'dir') for (const p of gitDenials(git, true)) out.add(p);
-    else if (gitKind !== null) out.add(git);
+    if (gitKind === 'dir') {
+      for (const p of gitDenials(git, true)) out.add(p);
+      const hooks = hooksPathOf(root);
+      if (hooks !== null && kindOf(hooks) !== null) out.add(hooks);
+    } else if (gitKind !== null) out.add(git);
     // Nested repositories and settings folders, breadth first, without following links.
     let level = [root];
     let read = 0;
@@ -206,7 +244,7 @@ export function sandboxWriteDenials(roots: readonly string[], o: DenialOptions =
           if (e.name === '.git' && dir !== root) {
             if (e.isDirectory()) for (const g of gitDenials(p, false)) out.add(g);
             else out.add(p);
-          } else if (NESTED_NAMES.has(e.name) && dir !== root) out.add(p);
+          } else if (NESTED_NAMES.has(e.name)) out.add(p);
           else if (e.isDirectory() && e.name !== 'node_modules' && e.name !== '.git') next.push(p);
         }
       }
