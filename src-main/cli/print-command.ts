@@ -7,6 +7,7 @@ import { QueryEngine, type TurnResult } from '../harness/engine/query-engine';
 import { DEFAULT_CLAUDE_MODEL } from '../harness/model/catalog';
 import { DefaultModelRouter } from '../harness/model/router';
 import { createSessionGate } from '../harness/permissions/session-gate';
+import { trustedModes } from '../harness/permissions/default-mode';
 import { loadPermissionSources } from '../harness/permissions/settings-sources';
 import { readTranscript, TranscriptWriter } from '../harness/session/transcript-file';
 import { SettingsService } from '../harness/settings/settings-service';
@@ -97,7 +98,14 @@ export async function runPrint(o: PrintOptions, io: PrintIo): Promise<number> {
   };
   const sources = loadPermissionSources(locations);
   for (const problem of sources.problems) io.stderr.write(`carapace: ${problem}\n`);
-  const mode = o.permissionMode ?? sources.defaultMode ?? 'default';
+  // The flag, else the default of the trusted sources: a project's own files cannot widen the mode.
+  const modes = trustedModes(locations);
+  if (o.permissionMode === 'bypassPermissions' && !modes.bypass.available) {
+    io.stderr.write(`carapace: --permission-mode bypassPermissions is refused: ${modes.bypass.reason}.\n`);
+    return 1;
+  }
+  for (const problem of modes.problems) io.stderr.write(`carapace: ${problem}\n`);
+  const mode = modes.defaultMode;
   const home = io.env['HOME'] ?? homedir();
   const toolEnv = sanitizeEnv(io.env);
   const sandbox = new SandboxService({ bwrapPath: io.env['CARAPACE_BWRAP'] });

@@ -10,6 +10,7 @@ type SessionChannels =
   | 'sessions.rename'
   | 'sessions.setModel'
   | 'sessions.setPermissionMode'
+  | 'sessions.modes'
   | 'tabs.open'
   | 'tabs.close'
   | 'tabs.activate'
@@ -25,6 +26,15 @@ export function sessionHandlers(s: Services): Pick<HandlerMap, SessionChannels> 
     'sessions.rename': ({ sessionId, title }) => s.sessions.rename(sessionId, title),
     'sessions.setModel': ({ sessionId, model }) => s.sessions.setModel(sessionId, model),
     'sessions.setPermissionMode': ({ sessionId, mode }) => s.sessions.setPermissionMode(sessionId, mode),
+    'sessions.modes': ({ projectId }) => {
+      const modes = s.sessions.projectModes(projectId);
+      return {
+        defaultMode: modes.defaultMode,
+        bypassAvailable: modes.bypass.available,
+        bypassUnavailableReason: modes.bypass.available ? null : modes.bypass.reason,
+        problems: modes.problems,
+      };
+    },
     'tabs.open': ({ projectId, sessionId }) => s.workspace.openTab(projectId, sessionId),
     'tabs.close': ({ projectId, sessionId }) => s.workspace.closeTab(projectId, sessionId),
     'tabs.activate': ({ projectId, sessionId }) => s.workspace.activateTab(projectId, sessionId),

@@ -13,18 +13,29 @@ export interface TestCarapace {
   api: ScriptedApi;
   home: string;
   project: string;
+  /** The environment it was created with (a second createCarapace with it is a restart). */
+  env: NodeJS.ProcessEnv;
 }
 
 /**
  * A fully composed Carapace on a temp home, whose model is the scripted Messages API reached through
  * the real SDK. Everything is shut down when the test ends.
  */
-export async function testCarapace(scenario: ScenarioInput = { steps: [] }): Promise<TestCarapace> {
+export async function testCarapace(
+  scenario: ScenarioInput = { steps: [] },
+  extraEnv: NodeJS.ProcessEnv = {},
+): Promise<TestCarapace> {
   const api = await startScriptedApi({ scenario });
   const home = tempDir('carapace-home-');
   const project = tempDir('carapace-project-');
+  const env = {
+    CARAPACE_HOME: home,
+    ANTHROPIC_API_KEY: 'test-key',
+    ANTHROPIC_BASE_URL: api.url,
+    ...extraEnv,
+  };
   const carapace = createCarapace({
-    env: { CARAPACE_HOME: home, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: api.url },
+    env,
     secrets: new MemorySecretStore(),
     logger: silentLogger,
     version: '0.0.0-test',
@@ -33,7 +44,7 @@ export async function testCarapace(scenario: ScenarioInput = { steps: [] }): Pro
     await carapace.shutdown();
     await api.close();
   });
-  return { carapace, api, home, project };
+  return { carapace, api, home, project, env };
 }
 
 /** A stand-in renderer build: an index page and one asset. */

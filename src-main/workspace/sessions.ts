@@ -10,6 +10,7 @@ import { QueryEngine } from '../harness/engine/query-engine';
 import type { ModelRouter } from '../harness/model/model-client';
 import { interactiveHandler } from '../harness/permissions/handlers';
 import { createSessionGate } from '../harness/permissions/session-gate';
+import { restoredMode, trustedModes, type TrustedModes } from '../harness/permissions/default-mode';
 import type { PermissionLogEntry } from '@shared/domain/permissions';
 import type { PermissionBroker } from './permission-broker';
 import type { SourceLocations } from '../harness/permissions/settings-sources';
@@ -36,8 +37,6 @@ export interface SessionManagerDeps {
   defaultModel(): string;
   fallbackModel(): string | undefined;
   logger: Logger;
-  /** Permission mode of new sessions. */
-  defaultPermissionMode?: PermissionMode;
   /** Retries of a failed model call before the error shows (default: the loop's). */
   maxRetries?: number | undefined;
   /** Where a project's permission settings live (user, project, local, policy). */
@@ -74,12 +73,22 @@ export class SessionManager {
   }
 
   list(projectId: string): SessionSummary[] {
-    this.deps.projects.get(projectId);
+    const project = this.deps.projects.get(projectId);
+    const modes = this.modes(project.path);
     const out = new Map<string, SessionSummary>();
     for (const { meta, file } of this.index(projectId).list((id) => this.live.get(id)?.meta())) {
       this.known.set(meta.id, { projectId, file });
       const { titled: _titled, ...rest } = meta;
-      out.set(meta.id, { ...rest, projectId, activity: 'idle', waitingForUser: false, lastError: null });
+      // Listed as it would reopen: the index caches the last mode, which may be a bypass from before.
+      const permissionMode = restoredMode(rest.permissionMode, modes);
+      out.set(meta.id, {
+        ...rest,
+        permissionMode,
+        projectId,
+        activity: 'idle',
+        waitingForUser: false,
+        lastError: null,
+      });
     }
     for (const s of this.live.values()) if (s.projectId === projectId) out.set(s.id, s.summary());
     return [...out.values()].sort(
@@ -107,12 +116,15 @@ export class SessionManager {
     const id = randomUUID();
     const file = path.join(this.deps.projectDir(projectId), `${id}.jsonl`);
     const createdAt = now();
+    // The start mode comes from trusted sources only: a repository's own files cannot widen it.
+    const modes = this.modes(project.path);
+    for (const problem of modes.problems) this.deps.logger.warn(problem);
     const meta: SessionMeta = {
       id,
       title: defaultTitle(createdAt),
       titled: false,
       model: model ?? this.deps.defaultModel(),
-      permissionMode: this.deps.defaultPermissionMode ?? 'default',
+      permissionMode: modes.defaultMode,
       createdAt,
       updatedAt: createdAt,
       messageCount: 0,
@@ -160,6 +172,8 @@ export class SessionManager {
 
   setPermissionMode(sessionId: string, mode: PermissionMode): SessionSummary {
     const s = this.open(sessionId);
+    const bypass = this.modes(this.projectRootOf(sessionId)).bypass;
+    if (mode === 'bypassPermissions' && !bypass.available) throw new AppError('FORBIDDEN', bypass.reason);
     s.setPermissionMode(mode);
     return s.summary();
   }
@@ -172,6 +186,15 @@ export class SessionManager {
     await Promise.allSettled([...this.live.values()].map((s) => s.engine.close()));
   }
 
+  /** The modes a project's sessions may use: the start mode and whether bypass is available. */
+  modes(projectRoot: string): TrustedModes {
+    return trustedModes(this.deps.permissionLocations(projectRoot));
+  }
+
+  projectModes(projectId: string): TrustedModes {
+    return this.modes(this.deps.projects.get(projectId).path);
+  }
+
   /** The live session, loading it from its transcript on first use. */
   private open(sessionId: string): LiveSession {
     const existing = this.live.get(sessionId);
@@ -180,7 +203,9 @@ export class SessionManager {
     if (!where) throw new AppError('NOT_FOUND', `There is no session ${sessionId}.`);
     const project = this.deps.projects.get(where.projectId);
     const { lines, problems } = readTranscript(where.file);
-    const meta = metaFromLines(where.file, lines, statSync(where.file).mtime.toISOString());
+    const saved = metaFromLines(where.file, lines, statSync(where.file).mtime.toISOString());
+    // The mode is session state: it never comes back wider than a new session would start in now.
+    const meta = { ...saved, permissionMode: restoredMode(saved.permissionMode, this.modes(project.path)) };
     const log = lines.flatMap((l) => (l.type === 'permission' ? [l.entry] : []));
     const session = this.build(meta, where.projectId, project.path, where.file, log);
     session.engine.resume(lines);

@@ -9,6 +9,7 @@ import {
   SandboxView,
 } from '../domain/permissions';
 import { ModelId, ModelInfo } from '../domain/models';
+import { PermissionModesView } from '../domain/permission-modes';
 import { DirectoryListing, ProjectInfo } from '../domain/project';
 import { SessionId, SessionSummary, SessionTitle, TaskOutputDelta, TaskView } from '../domain/session';
 import { SettingsPatch, SettingsView } from '../domain/settings';
@@ -90,6 +91,8 @@ export const requests = {
     z.strictObject({ sessionId: SessionId, mode: PermissionMode }),
     SessionSummary,
   ),
+  /** The modes a project's sessions may use (start mode from trusted sources; bypass unless disabled). */
+  'sessions.modes': channel(ProjectRef, PermissionModesView),
 
   'tabs.open': channel(z.strictObject({ projectId: z.string().min(1), sessionId: SessionId }), TabsState),
   'tabs.close': channel(z.strictObject({ projectId: z.string().min(1), sessionId: SessionId }), TabsState),
