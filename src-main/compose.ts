@@ -7,6 +7,7 @@ import { DefaultModelRouter } from './harness/model/router';
 import { SettingsService } from './harness/settings/settings-service';
 import { builtinTools } from './harness/tools/registry';
 import { SandboxService } from './harness/bash/sandbox';
+import { TrustStore, trustFile } from './harness/permissions/trust';
 import { sanitizeEnv } from './platform/env';
 import { createHandlers } from './ipc/handlers';
 import { IpcRouter } from './ipc/router';
@@ -70,10 +71,12 @@ export function createCarapace(options: CarapaceOptions): Carapace {
   );
   // Sessions tell the broker's listeners when a request arrives or is answered (the "waiting" badge).
   const broker = new PermissionBroker(hub, (sessionId) => sessions.waitingChanged(sessionId));
+  const trust = new TrustStore(trustFile(paths.home));
   const permissionLocations = (projectRoot: string) => ({
     home: paths.home,
     projectRoot,
     policyFile: managedSettingsFile(options.env),
+    trust,
   });
   const sessions = new SessionManager({
     projectDir,
@@ -107,6 +110,7 @@ export function createCarapace(options: CarapaceOptions): Carapace {
     folderPicker: options.folderPicker ?? null,
     broker,
     permissionLocations,
+    trust,
     sandboxStatus: () => sandbox.status(),
     terminals,
   };

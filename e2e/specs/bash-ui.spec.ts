@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, newSessionTab, send, test } from '../fixtures/test';
+import { trustFolder } from '../fixtures/trust';
 
 const use = (id: string, name: string, input: Record<string, unknown>) => ({
   type: 'tool_use' as const,
@@ -71,6 +72,7 @@ test('a run of read and search calls folds into one line that expands; no sandbo
 test('a background command is listed with live output, a Stop button, and ends stopped', async ({
   app,
   project,
+  serve,
 }) => {
   // Sandboxed commands may run without asking in this project.
   mkdirSync(path.join(project, '.claude'));
@@ -78,6 +80,7 @@ test('a background command is listed with live output, a Stop button, and ends s
     path.join(project, '.claude', 'settings.json'),
     JSON.stringify({ sandbox: { enabled: true, autoAllowBashIfSandboxed: true } }),
   );
+  trustFolder(serve.home, project);
   await newSessionTab(app);
   await send(app, 'start the ticker');
   const tasks = app.getByRole('region', { name: 'Background tasks' });

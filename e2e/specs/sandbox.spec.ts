@@ -4,6 +4,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { startScriptedApi } from '../../src-main/devtools/scripted-api/server';
 import { cliEnv, runCli } from '../fixtures/cli';
+import { trustFolder } from '../fixtures/trust';
 
 /**
  * The OS sandbox around the model's Bash commands, through the real `carapace -p`, real bubblewrap
@@ -40,6 +41,8 @@ async function runCommands(
   if (o.settings) {
     mkdirSync(path.join(project, '.claude'));
     writeFileSync(path.join(project, '.claude', 'settings.json'), JSON.stringify(o.settings));
+    // These settings are the person's own choice here: the folder is trusted (trust.spec.ts covers untrusted).
+    trustFolder(dataHome, project);
   }
   const list = commands({ outside, home });
   const api = await startScriptedApi({

@@ -8,7 +8,9 @@ import { DEFAULT_CLAUDE_MODEL } from '../harness/model/catalog';
 import { DefaultModelRouter } from '../harness/model/router';
 import { createSessionGate } from '../harness/permissions/session-gate';
 import { trustedModes } from '../harness/permissions/default-mode';
-import { loadPermissionSources } from '../harness/permissions/settings-sources';
+import { loadPermissionSources, managedPolicyError } from '../harness/permissions/settings-sources';
+import { TrustStore, trustFile } from '../harness/permissions/trust';
+import type { TrustItem } from '@shared/domain/trust';
 import { readTranscript, TranscriptWriter } from '../harness/session/transcript-file';
 import { SettingsService } from '../harness/settings/settings-service';
 import { builtinTools } from '../harness/tools/registry';
@@ -62,6 +64,13 @@ function pickSession(o: PrintOptions, dir: string): { id: string; file: string; 
   return { id, file: path.join(dir, `${id}.jsonl`), resumed: false };
 }
 
+/** One line on what the folder's own settings would have widened, had it been trusted. */
+function untrustedNotice(items: readonly TrustItem[]): string {
+  const shown = items.slice(0, 4).map((i) => i.label);
+  const more = items.length > shown.length ? `; and ${items.length - shown.length} more` : '';
+  return `this folder's own settings (.claude/) are not trusted, so what they widen is ignored: ${shown.join('; ')}${more}. Open the folder in Carapace to review and trust them.`;
+}
+
 /**
  * `carapace -p PROMPT`: one headless turn in the current folder, printed as text, json or
  * stream-json. Nothing here waits for a person: a call that would need approval is refused and listed
@@ -82,6 +91,15 @@ export async function runPrint(o: PrintOptions, io: PrintIo): Promise<number> {
   for (const problem of lines?.problems ?? [])
     io.stderr.write(`carapace: transcript ${session.file}: ${problem}\n`);
 
+  // Before anything else starts: a managed policy that exists but cannot be read stops the run, since
+  // going on would mean running unmanaged.
+  const policyFile = managedSettingsFile(io.env);
+  const policyError = managedPolicyError(policyFile);
+  if (policyError !== null) {
+    io.stderr.write(`carapace: ${policyError}\n`);
+    return 1;
+  }
+
   const settings = new SettingsService(paths.settingsFile, io.env, new MemorySecretStore());
   const demo = new DemoModelClient(0);
   const models = new DefaultModelRouter(settings, demo);
@@ -89,7 +107,9 @@ export async function runPrint(o: PrintOptions, io: PrintIo): Promise<number> {
   const locations = {
     home: paths.home,
     projectRoot,
-    policyFile: managedSettingsFile(io.env),
+    policyFile,
+    // Trust is only read here: print mode never asks, it honours what the person decided in the app.
+    trust: new TrustStore(trustFile(paths.home)),
     cli: {
       allowedTools: o.allowedTools,
       disallowedTools: o.disallowedTools,
@@ -98,6 +118,7 @@ export async function runPrint(o: PrintOptions, io: PrintIo): Promise<number> {
   };
   const sources = loadPermissionSources(locations);
   for (const problem of sources.problems) io.stderr.write(`carapace: ${problem}\n`);
+  if (sources.untrusted.length > 0) io.stderr.write(`carapace: ${untrustedNotice(sources.untrusted)}\n`);
   // The flag, else the default of the trusted sources: a project's own files cannot widen the mode.
   const modes = trustedModes(locations);
   if (o.permissionMode === 'bypassPermissions' && !modes.bypass.available) {

@@ -6,6 +6,7 @@ import type { Services } from './services';
 import { sessionHandlers } from './sessions';
 import { settingsHandlers } from './settings';
 import { terminalHandlers } from './terminals';
+import { trustHandlers } from './trust';
 
 /** Every channel's handler; the type demands one for each channel of the contract. */
 export function createHandlers(services: Services): HandlerMap {
@@ -16,5 +17,6 @@ export function createHandlers(services: Services): HandlerMap {
     ...settingsHandlers(services),
     ...permissionHandlers(services),
     ...terminalHandlers(services),
+    ...trustHandlers(services),
   };
 }

@@ -6,6 +6,7 @@ import {
   removeLocalRule,
   type PermissionSources,
 } from '../harness/permissions/settings-sources';
+import { trustKey } from '../harness/permissions/trust';
 import { AppError } from '../platform/errors';
 import type { HandlerMap } from './router';
 import type { Services } from './services';
@@ -67,7 +68,10 @@ export function permissionHandlers(s: Services): Pick<HandlerMap, PermissionChan
     'permissions.log': ({ sessionId }) => [...s.sessions.permissionLog(sessionId)],
     'permissions.rules': ({ projectId }) => rulesView(s, projectId),
     'permissions.addRule': ({ projectId, behavior, text }) => {
-      asInputError(() => addLocalRule(projectRoot(s, projectId), behavior, text));
+      const root = projectRoot(s, projectId);
+      asInputError(() => addLocalRule(root, behavior, text));
+      // A rule the person writes here is theirs: it applies even where the folder is not trusted.
+      if (behavior === 'allow') s.trust.accept(root, [trustKey.allow(text)]);
       return rulesView(s, projectId);
     },
     'permissions.removeRule': ({ projectId, behavior, text }) => {

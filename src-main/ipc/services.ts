@@ -3,6 +3,7 @@ import type { SandboxStatus } from '../harness/bash/sandbox';
 import type { SettingsService } from '../harness/settings/settings-service';
 import type { SessionManager } from '../workspace/sessions';
 import type { SourceLocations } from '../harness/permissions/settings-sources';
+import type { TrustStore } from '../harness/permissions/trust';
 import type { PermissionBroker } from '../workspace/permission-broker';
 import type { TerminalManager } from '../workspace/terminals';
 import type { WorkspaceService } from '../workspace/workspace-service';
@@ -24,6 +25,8 @@ export interface Services {
   folderPicker: FolderPicker | null;
   broker: PermissionBroker;
   permissionLocations(projectRoot: string): SourceLocations;
+  /** Which widening items of each folder's own settings a person accepted (workspace trust). */
+  trust: TrustStore;
   /** Whether the OS sandbox can run commands here, and if not, why. */
   sandboxStatus(): Promise<SandboxStatus>;
   /** Each session's terminal panel. */

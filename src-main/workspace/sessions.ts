@@ -13,7 +13,7 @@ import { createSessionGate } from '../harness/permissions/session-gate';
 import { restoredMode, trustedModes, type TrustedModes } from '../harness/permissions/default-mode';
 import type { PermissionLogEntry } from '@shared/domain/permissions';
 import type { PermissionBroker } from './permission-broker';
-import type { SourceLocations } from '../harness/permissions/settings-sources';
+import { managedPolicyError, type SourceLocations } from '../harness/permissions/settings-sources';
 import { homedir } from 'node:os';
 import { readTranscript, TranscriptWriter } from '../harness/session/transcript-file';
 import type { AnyTool } from '../harness/tools/tool';
@@ -149,6 +149,11 @@ export class SessionManager {
     const s = this.open(sessionId);
     if (s.busy)
       throw new AppError('CONFLICT', 'This session is still working; wait for it or stop it first.');
+    // A managed policy that cannot be read must not mean running unmanaged: no turn starts.
+    const policy = managedPolicyError(
+      this.deps.permissionLocations(this.projectRootOf(sessionId)).policyFile,
+    );
+    if (policy !== null) throw new AppError('CORRUPT_DATA', policy);
     return s.send(text);
   }
 

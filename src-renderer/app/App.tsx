@@ -2,6 +2,7 @@ import { useWorkspace } from '../stores/workspace-store';
 import { OpenProjectDialog } from '../features/projects/OpenProjectDialog';
 import { Welcome } from '../features/projects/Welcome';
 import { SettingsDialog } from '../features/settings/SettingsDialog';
+import { TrustDialog } from '../features/projects/TrustDialog';
 import { Workspace } from '../features/sessions/Workspace';
 import { Toasts } from '../components/Toasts';
 import { Header } from './Header';
@@ -30,6 +31,7 @@ export function App() {
       <Toasts />
       {dialog === 'open-project' ? <OpenProjectDialog /> : null}
       {dialog === 'settings' ? <SettingsDialog /> : null}
+      <TrustDialog />
     </div>
   );
 }

@@ -1,11 +1,13 @@
 import { IpcRequestError } from '@shared/domain/errors';
 import type { PermissionMode, PermissionResponse, RulesView } from '@shared/domain/permissions';
 import type { SettingsPatch } from '@shared/domain/settings';
+import type { TrustedFolder } from '@shared/domain/trust';
 import { getClient } from './client';
 import { setTranscript } from '../stores/transcripts-store';
 import { setLog, usePermissions } from '../stores/permissions-store';
 import { setTasks } from '../stores/tasks-store';
 import { setTerminalOpen } from '../stores/terminal-store';
+import { useTrust } from '../stores/trust-store';
 import { applySnapshot, markSeen, showToast, useWorkspace } from '../stores/workspace-store';
 
 /** Runs a request; a failure becomes a toast (and `undefined`) instead of an unhandled rejection. */
@@ -37,7 +39,7 @@ export async function bootstrap(): Promise<void> {
   usePermissions.setState({ pending: await c.invoke('permissions.pending', {}) });
   if (current) {
     applySnapshot(current);
-    await Promise.all(current.tabs.open.map((id) => loadTranscript(id)));
+    await Promise.all([...current.tabs.open.map((id) => loadTranscript(id)), checkTrust(current.project.id)]);
   }
 }
 
@@ -64,8 +66,34 @@ export async function openProject(path: string): Promise<boolean> {
   if (!snapshot) return false;
   applySnapshot(snapshot);
   useWorkspace.setState({ dialog: null });
-  await Promise.all(snapshot.tabs.open.map((id) => loadTranscript(id)));
+  await Promise.all([...snapshot.tabs.open.map((id) => loadTranscript(id)), checkTrust(snapshot.project.id)]);
   return true;
+}
+
+/**
+ * Asks "Trust this folder?" when the project's own settings would widen something nobody has decided
+ * on yet; until then the main process applies none of it.
+ */
+export async function checkTrust(projectId: string, always = false): Promise<void> {
+  const view = await attempt('Checking folder trust', () => client().invoke('trust.get', { projectId }));
+  if (view && (view.pending > 0 || (always && view.items.some((i) => i.state !== 'accepted'))))
+    useTrust.setState({ prompt: view });
+}
+
+export async function decideTrust(projectId: string, trust: boolean): Promise<boolean> {
+  const view = await attempt('Saving the trust decision', () =>
+    client().invoke('trust.decide', { projectId, trust }),
+  );
+  if (view) useTrust.setState({ prompt: null });
+  return view !== undefined;
+}
+
+export async function listTrustedFolders(): Promise<TrustedFolder[] | undefined> {
+  return attempt('Loading trusted folders', () => client().invoke('trust.list', {}));
+}
+
+export async function revokeTrust(path: string): Promise<TrustedFolder[] | undefined> {
+  return attempt('Revoking trust', () => client().invoke('trust.revoke', { path }));
 }
 
 export async function newSession(): Promise<void> {

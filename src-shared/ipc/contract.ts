@@ -14,6 +14,7 @@ import { DirectoryListing, ProjectInfo } from '../domain/project';
 import { SessionId, SessionSummary, SessionTitle, TaskOutputDelta, TaskView } from '../domain/session';
 import { SettingsPatch, SettingsView } from '../domain/settings';
 import { TabsState, WorkspaceSnapshot } from '../domain/workspace';
+import { ProjectTrustView, TrustedFolder } from '../domain/trust';
 
 /**
  * The whole IPC contract: every request channel as `{input, output}` and every event as a payload schema.
@@ -162,6 +163,19 @@ export const requests = {
   'terminal.detach': channel(z.strictObject({ terminalId: TerminalId }), z.object({ ok: z.literal(true) })),
   /** Ends the shell and forgets the terminal. */
   'terminal.close': channel(z.strictObject({ terminalId: TerminalId }), z.object({ closed: z.boolean() })),
+
+  /**
+   * Workspace trust: what the project's own settings would widen (allow rules, sandbox changes, hooks,
+   * MCP servers, env, apiKeyHelper, a permissive default mode) and which of it the person accepted.
+   */
+  'trust.get': channel(ProjectRef, ProjectTrustView),
+  /** "Trust" accepts every widening item the folder has now; "Don't trust" declines them. */
+  'trust.decide': channel(
+    z.strictObject({ projectId: z.string().min(1).max(500), trust: z.boolean() }),
+    ProjectTrustView,
+  ),
+  'trust.list': channel(Empty, z.array(TrustedFolder)),
+  'trust.revoke': channel(z.strictObject({ path: z.string().min(1).max(4096) }), z.array(TrustedFolder)),
 
   /** Whether a project's Bash commands run inside the OS sandbox, and if not, why. */
   'sandbox.status': channel(ProjectRef, SandboxView),

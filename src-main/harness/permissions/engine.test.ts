@@ -16,6 +16,7 @@ import {
   type RuleSource,
 } from './rule';
 import { addLocalRule, loadPermissionSources, removeLocalRule } from './settings-sources';
+import { TrustStore } from './trust';
 
 const tool = (name: string) => builtinTools().find((t) => t.name === name) as AnyTool;
 
@@ -216,11 +217,15 @@ describe('permission sources', () => {
       path.join(home, 'settings.json'),
       JSON.stringify({ permissions: { ask: ['Bash(git push *)', 'Bash('] } }),
     );
+    // The folder is trusted (untrusted folders are covered in settings-sources.test.ts).
+    const trust = new TrustStore(path.join(tempDir(), 'trust.json'));
+    trust.trustCurrent(project);
     const s = loadPermissionSources({
       home,
       projectRoot: project,
       policyFile,
       cli: { disallowedTools: ['WebFetch'] },
+      trust,
     });
     expect(s.rules.map((r) => `${r.source}:${r.behavior}:${r.text}`)).toEqual([
       'policy:deny:Bash(curl *)',

@@ -17,6 +17,8 @@ function sources(
     problems: [],
     defaultMode: null,
     files: [],
+    untrusted: [],
+    policyError: null,
     sandbox: {
       enabled: true,
       autoAllowBashIfSandboxed: false,

@@ -9,6 +9,7 @@ import {
   type PermissionSources,
   type SourceLocations,
 } from './settings-sources';
+import { trustKey } from './trust';
 
 export interface SessionGateOptions {
   sessionId: string;
@@ -54,6 +55,10 @@ export function createSessionGate(o: SessionGateOptions): EngineGate {
     sessionId: o.sessionId,
     handler: o.handler,
     ...(o.onDecision ? { onDecision: o.onDecision } : {}),
-    onAlwaysAllow: (rule) => addLocalRule(o.locations.projectRoot, 'allow', rule),
+    onAlwaysAllow: (rule) => {
+      addLocalRule(o.locations.projectRoot, 'allow', rule);
+      // The person chose this rule, so it applies in an untrusted folder too; the rest of the file does not.
+      o.locations.trust?.accept(o.locations.projectRoot, [trustKey.allow(rule)]);
+    },
   });
 }

@@ -1,28 +1,11 @@
 import { copyFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
-import { PermissionMode } from '@shared/domain/permissions';
-import { readJsonFile, writeJsonFileAtomic } from '../../platform/json-file';
+import type { PermissionMode } from '@shared/domain/permissions';
+import type { TrustItem } from '@shared/domain/trust';
+import { writeJsonFileAtomic } from '../../platform/json-file';
 import { parseRule, RuleSyntaxError, type PermissionRule, type RuleBehavior, type RuleSource } from './rule';
-
-const Rules = z.array(z.string()).optional();
-const PermissionsBlock = z.looseObject({
-  allow: Rules,
-  deny: Rules,
-  ask: Rules,
-  defaultMode: PermissionMode.optional(),
-});
-const SandboxBlock = z.looseObject({
-  enabled: z.boolean().optional(),
-  autoAllowBashIfSandboxed: z.boolean().optional(),
-  excludedCommands: z.array(z.string()).optional(),
-  network: z.looseObject({ allowedDomains: z.array(z.string()).optional() }).optional(),
-});
-/** The parts of a Claude Code settings file the permission system reads; everything else is kept as is. */
-export const PermissionSettingsFile = z.looseObject({
-  permissions: PermissionsBlock.optional(),
-  sandbox: SandboxBlock.optional(),
-});
+import { readJsonObject, readSettingsFile, type ParsedSettings } from './settings-file';
+import { trustKey, wideningItems, type TrustLookup } from './trust';
 
 export interface SandboxSettings {
   enabled: boolean;
@@ -39,11 +22,18 @@ export interface SettingsFileInfo {
 
 export interface PermissionSources {
   rules: PermissionRule[];
-  /** Files or rules that could not be used, in words; the rest still applies. */
+  /** Files, keys or rules that could not be used, in words; the rest still applies. */
   problems: string[];
   defaultMode: PermissionMode | null;
   sandbox: SandboxSettings;
   files: SettingsFileInfo[];
+  /** Widening items of the project's own files left out because the folder does not trust them. */
+  untrusted: TrustItem[];
+  /**
+   * Set when the managed policy exists but cannot be read at all (not JSON, unreadable): nothing may
+   * run then, since running would mean running unmanaged.
+   */
+  policyError: string | null;
 }
 
 export interface SourceLocations {
@@ -58,6 +48,11 @@ export interface SourceLocations {
     permissionMode?: PermissionMode | null;
   };
   session?: readonly PermissionRule[];
+  /**
+   * Which widening items of the project's own files the person accepted. Without it nothing of theirs
+   * that widens applies (fail closed); deny and ask rules always do.
+   */
+  trust?: TrustLookup;
 }
 
 export function localSettingsFile(projectRoot: string): string {
@@ -74,14 +69,30 @@ export function settingsFiles(loc: SourceLocations): SettingsFileInfo[] {
   return files.map(([source, p]) => ({ source, path: p, exists: existsSync(p) }));
 }
 
+const unreadablePolicy = (problem: string) =>
+  `The managed policy ${problem}; nothing runs until it is fixed or removed`;
+
+/**
+ * Why the managed policy stops everything, or null: it exists but cannot be read at all. A missing
+ * policy is no policy; a policy with bad keys still applies its good ones.
+ */
+export function managedPolicyError(policyFile: string): string | null {
+  const read = readSettingsFile(policyFile);
+  return read.kind === 'unreadable' ? unreadablePolicy(read.problem) : null;
+}
+
 /**
  * Reads every permission source, highest precedence first: managed policy, command line, local,
  * project, user, session. Lists merge across sources; for a single value (the default mode, a
- * sandbox switch) the highest source that sets it wins. A broken file or rule is reported and skipped.
+ * sandbox switch) the highest source that sets it wins. Files are read key by key: a broken key or
+ * rule is reported and skipped, the rest of its file applies. The project's own files (local and
+ * project, both of which a repository can ship) widen nothing the folder's trust has not accepted.
  */
 export function loadPermissionSources(loc: SourceLocations): PermissionSources {
   const rules: PermissionRule[] = [];
   const problems: string[] = [];
+  const untrusted: TrustItem[] = [];
+  let policyError: string | null = null;
   let defaultMode: PermissionMode | null = loc.cli?.permissionMode ?? null;
   const sandbox: {
     enabled: boolean | undefined;
@@ -110,26 +121,38 @@ export function loadPermissionSources(loc: SourceLocations): PermissionSources {
   };
   const files = settingsFiles(loc);
   const bySource = new Map(files.map((f) => [f.source, f]));
+  let accepted: ReadonlySet<string> | null = null;
+  const acceptedKeys = () => (accepted ??= loc.trust?.accepted(loc.projectRoot) ?? new Set<string>());
   const fromFile = (source: RuleSource) => {
     const f = bySource.get(source);
     if (!f?.exists) return;
-    const read = readJsonFile(f.path, PermissionSettingsFile);
-    if (read.kind === 'invalid') {
-      problems.push(`${read.problem}; its rules are ignored`);
+    const read = readSettingsFile(f.path);
+    if (read.kind === 'unreadable') {
+      if (source === 'policy') {
+        policyError = unreadablePolicy(read.problem);
+        problems.push(policyError);
+      } else problems.push(`${read.problem}; its rules are ignored`);
       return;
     }
     if (read.kind !== 'ok') return;
+    problems.push(...read.problems);
+    let s = read.settings;
+    if (source === 'local' || source === 'project') {
+      const rel = path.relative(loc.projectRoot, f.path);
+      const keys = acceptedKeys();
+      const left = wideningItems(s, rel).filter((i) => !keys.has(i.key));
+      untrusted.push(...left);
+      s = withoutItems(s, new Set(left.map((i) => i.key)));
+    }
     const base = source === 'user' ? loc.home : source === 'policy' ? path.dirname(f.path) : loc.projectRoot;
-    const p = read.value.permissions;
-    add(p?.deny, source, 'deny', base);
-    add(p?.ask, source, 'ask', base);
-    add(p?.allow, source, 'allow', base);
-    defaultMode ??= p?.defaultMode ?? null;
-    const s = read.value.sandbox;
-    sandbox.enabled ??= s?.enabled;
-    sandbox.autoAllowBashIfSandboxed ??= s?.autoAllowBashIfSandboxed;
-    sandbox.excludedCommands.push(...(s?.excludedCommands ?? []));
-    sandbox.allowedDomains.push(...(s?.network?.allowedDomains ?? []));
+    add(s.deny, source, 'deny', base);
+    add(s.ask, source, 'ask', base);
+    add(s.allow, source, 'allow', base);
+    defaultMode ??= s.defaultMode ?? null;
+    sandbox.enabled ??= s.sandbox.enabled;
+    sandbox.autoAllowBashIfSandboxed ??= s.sandbox.autoAllowBashIfSandboxed;
+    sandbox.excludedCommands.push(...s.sandbox.excludedCommands);
+    sandbox.allowedDomains.push(...s.sandbox.allowedDomains);
   };
   fromFile('policy');
   add(loc.cli?.disallowedTools, 'cli', 'deny', loc.projectRoot);
@@ -138,6 +161,7 @@ export function loadPermissionSources(loc: SourceLocations): PermissionSources {
   fromFile('project');
   fromFile('user');
   rules.push(...(loc.session ?? []));
+  const seen = new Set<string>();
   return {
     rules,
     problems,
@@ -149,15 +173,41 @@ export function loadPermissionSources(loc: SourceLocations): PermissionSources {
       allowedDomains: [...new Set(sandbox.allowedDomains)],
     },
     files,
+    untrusted: untrusted.filter((i) => !seen.has(i.key) && seen.add(i.key)),
+    policyError,
+  };
+}
+
+/** The settings with the given widening items taken out (what an untrusted folder keeps). */
+function withoutItems(s: ParsedSettings, drop: ReadonlySet<string>): ParsedSettings {
+  const keep = (key: string) => !drop.has(key);
+  return {
+    ...s,
+    allow: s.allow.filter((r) => keep(trustKey.allow(r))),
+    defaultMode: s.defaultMode && keep(trustKey.defaultMode(s.defaultMode)) ? s.defaultMode : undefined,
+    sandbox: {
+      enabled: s.sandbox.enabled === false && !keep(trustKey.sandboxDisabled) ? undefined : s.sandbox.enabled,
+      autoAllowBashIfSandboxed:
+        s.sandbox.autoAllowBashIfSandboxed === true && !keep(trustKey.autoAllowBash)
+          ? undefined
+          : s.sandbox.autoAllowBashIfSandboxed,
+      excludedCommands: s.sandbox.excludedCommands.filter((c) => keep(trustKey.excludedCommand(c))),
+      allowedDomains: s.sandbox.allowedDomains.filter((d) => keep(trustKey.allowedDomain(d))),
+    },
   };
 }
 
 function editLocal(projectRoot: string, change: (permissions: Record<string, unknown>) => void): void {
   const file = localSettingsFile(projectRoot);
-  const read = readJsonFile(file, PermissionSettingsFile);
-  if (read.kind === 'invalid') copyFileSync(file, `${file}.invalid-${Date.now()}`);
+  const read = readJsonObject(file);
+  // Only a file that is not a JSON object at all is set aside; any other key, valid or not, is kept.
+  if (read.kind === 'unreadable') copyFileSync(file, `${file}.invalid-${Date.now()}`);
   const data: Record<string, unknown> = read.kind === 'ok' ? { ...read.value } : {};
-  const permissions = { ...((data['permissions'] as Record<string, unknown> | undefined) ?? {}) };
+  const current = data['permissions'];
+  const permissions =
+    typeof current === 'object' && current !== null && !Array.isArray(current)
+      ? { ...(current as Record<string, unknown>) }
+      : {};
   change(permissions);
   data['permissions'] = permissions;
   writeJsonFileAtomic(file, data);

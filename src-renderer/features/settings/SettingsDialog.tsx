@@ -4,6 +4,7 @@ import { Dialog } from '../../components/Dialog';
 import { setApiKey, updateSettings } from '../../ipc/actions';
 import { useWorkspace } from '../../stores/workspace-store';
 import { RulesSection } from '../permissions/RulesSection';
+import { TrustedFolders } from './TrustedFolders';
 
 const KEY_SOURCE: Record<string, string> = {
   env: 'from ANTHROPIC_API_KEY (the environment wins over a stored key)',
@@ -128,6 +129,7 @@ export function SettingsDialog() {
         </label>
       </section>
       {hasProject ? <RulesSection /> : null}
+      <TrustedFolders />
       <div className="row end">
         <button type="button" onClick={close}>
           Close

@@ -1,0 +1,267 @@
+import { copyFileSync, realpathSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import type { PermissionMode } from '@shared/domain/permissions';
+import type { TrustItem, TrustItemKind } from '@shared/domain/trust';
+import { readJsonFile, writeJsonFileAtomic } from '../../platform/json-file';
+import { readJsonObject, readSettingsFile, type ParsedSettings } from './settings-file';
+
+/**
+ * Workspace trust. A repository ships its own `.claude/settings.json` and `.claude/settings.local.json`
+ * (a hostile one can commit both), and `.mcp.json`. Whatever in them *widens* what the agent may do —
+ * allow rules, the sandbox switched off or loosened, hooks, MCP servers, environment variables, an API
+ * key helper, a permissive default mode — applies only once a person has accepted that very item for
+ * that folder. Deny and ask rules (which only restrict) always apply.
+ *
+ * Trust is kept per item, by content: accepting a folder records the keys of the items it had then,
+ * so a rule added to the file afterwards is a new key and is asked about again.
+ */
+
+/** Stable keys of the widening items; the loader and the prompt must compute them the same way. */
+export const trustKey = {
+  allow: (rule: string) => `allow:${rule}`,
+  defaultMode: (mode: PermissionMode) => `defaultMode:${mode}`,
+  additionalDirectory: (dir: string) => `additionalDirectories:${dir}`,
+  sandboxDisabled: 'sandbox.enabled:false',
+  autoAllowBash: 'sandbox.autoAllowBashIfSandboxed:true',
+  excludedCommand: (command: string) => `sandbox.excludedCommands:${command}`,
+  allowedDomain: (domain: string) => `sandbox.network.allowedDomains:${domain}`,
+  hook: (event: string, matcher: string, command: string) => `hook:${event}:${matcher}:${command}`,
+  mcpServer: (name: string, config: unknown) => `mcp:${name}:${JSON.stringify(config)}`,
+  mcpEnabled: (name: string) => `enabledMcpjsonServers:${name}`,
+  mcpEnableAll: 'enableAllProjectMcpServers:true',
+  env: (name: string, value: string) => `env:${name}=${value}`,
+  apiKeyHelper: (command: string) => `apiKeyHelper:${command}`,
+};
+
+/** Modes that let more run without asking than the default does. */
+export function isWideningMode(mode: PermissionMode): boolean {
+  return mode === 'acceptEdits' || mode === 'bypassPermissions';
+}
+
+/** The project-controlled files, relative to the project root. */
+export const PROJECT_SETTINGS_FILES = ['.claude/settings.json', '.claude/settings.local.json'] as const;
+export const PROJECT_MCP_FILE = '.mcp.json';
+
+const short = (text: string, max = 160) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+function describeServer(config: unknown): string {
+  if (typeof config !== 'object' || config === null) return JSON.stringify(config);
+  const c = config as Record<string, unknown>;
+  if (typeof c['command'] === 'string') {
+    const args = Array.isArray(c['args']) ? c['args'].map(String).join(' ') : '';
+    return `runs ${c['command']}${args ? ` ${args}` : ''}`;
+  }
+  if (typeof c['url'] === 'string') return `connects to ${c['url']}`;
+  return JSON.stringify(config);
+}
+
+/** The widening items of one parsed settings file. */
+export function wideningItems(s: ParsedSettings, file: string): TrustItem[] {
+  const items: TrustItem[] = [];
+  const add = (kind: TrustItemKind, key: string, label: string) =>
+    items.push({ kind, key, file, label: short(label) });
+  for (const rule of s.allow) add('allow', trustKey.allow(rule), `Allow ${rule}`);
+  if (s.defaultMode && isWideningMode(s.defaultMode))
+    add('defaultMode', trustKey.defaultMode(s.defaultMode), `Default permission mode: ${s.defaultMode}`);
+  for (const dir of s.additionalDirectories)
+    add('allow', trustKey.additionalDirectory(dir), `Extra working directory: ${dir}`);
+  if (s.sandbox.enabled === false)
+    add('sandbox', trustKey.sandboxDisabled, 'Sandbox off: commands run without the OS sandbox');
+  if (s.sandbox.autoAllowBashIfSandboxed === true)
+    add('sandbox', trustKey.autoAllowBash, 'Sandboxed commands run without asking');
+  for (const c of s.sandbox.excludedCommands)
+    add('sandbox', trustKey.excludedCommand(c), `Runs outside the sandbox: ${c}`);
+  for (const d of s.sandbox.allowedDomains)
+    add('sandbox', trustKey.allowedDomain(d), `Network allowed to ${d}`);
+  for (const h of s.hooks)
+    add(
+      'hook',
+      trustKey.hook(h.event, h.matcher, h.command),
+      `${h.event} hook${h.matcher ? ` (${h.matcher})` : ''}: ${h.command}`,
+    );
+  for (const [name, config] of Object.entries(s.mcpServers))
+    add('mcp', trustKey.mcpServer(name, config), `MCP server "${name}": ${describeServer(config)}`);
+  for (const name of s.enabledMcpjsonServers)
+    add('mcp', trustKey.mcpEnabled(name), `Enables MCP server "${name}" from .mcp.json`);
+  if (s.enableAllProjectMcpServers)
+    add('mcp', trustKey.mcpEnableAll, 'Enables every MCP server in .mcp.json');
+  for (const [name, value] of Object.entries(s.env))
+    add('env', trustKey.env(name, value), `Environment: ${name}=${value}`);
+  if (s.apiKeyHelper !== undefined)
+    add('apiKeyHelper', trustKey.apiKeyHelper(s.apiKeyHelper), `API key helper runs: ${s.apiKeyHelper}`);
+  return items;
+}
+
+/** Everything the project's own files would widen, file by file (unreadable files widen nothing). */
+export function projectWideningItems(projectRoot: string): TrustItem[] {
+  const items: TrustItem[] = [];
+  for (const rel of PROJECT_SETTINGS_FILES) {
+    const read = readSettingsFile(path.join(projectRoot, rel));
+    if (read.kind === 'ok') items.push(...wideningItems(read.settings, rel));
+  }
+  const mcp = readJsonObject(path.join(projectRoot, PROJECT_MCP_FILE));
+  if (mcp.kind === 'ok') {
+    const servers = mcp.value['mcpServers'];
+    if (typeof servers === 'object' && servers !== null && !Array.isArray(servers))
+      for (const [name, config] of Object.entries(servers))
+        items.push({
+          kind: 'mcp',
+          key: trustKey.mcpServer(name, config),
+          file: PROJECT_MCP_FILE,
+          label: short(`MCP server "${name}": ${describeServer(config)}`),
+        });
+  }
+  // The same item in both files is one decision.
+  const seen = new Set<string>();
+  return items.filter((i) => !seen.has(i.key) && seen.add(i.key));
+}
+
+/** Where trust decisions are kept: `trust.json` in the data folder (`~/.carapace` or CARAPACE_HOME). */
+export function trustFile(dataHome: string): string {
+  return path.join(dataHome, 'trust.json');
+}
+
+/** What the permission loader needs: the accepted items of a folder, and a way to accept one. */
+export interface TrustLookup {
+  accepted(projectRoot: string): ReadonlySet<string>;
+  /** Records items a person accepted themselves (e.g. the rule an "Always allow" just wrote). */
+  accept(projectRoot: string, keys: readonly string[]): void;
+}
+
+const FolderTrust = z.object({
+  accepted: z.array(z.string()).default([]),
+  declined: z.array(z.string()).default([]),
+  updatedAt: z.string(),
+});
+const TrustFile = z.object({
+  folders: z.record(z.string(), FolderTrust).default({}),
+});
+type TrustFile = z.infer<typeof TrustFile>;
+
+/** A folder is keyed by its real path, so a symlink or `..` cannot stand in for a trusted one. */
+export function trustPath(folder: string): string {
+  try {
+    return realpathSync(folder);
+  } catch {
+    return path.resolve(folder);
+  }
+}
+
+export interface FolderTrustRecord {
+  path: string;
+  accepted: string[];
+  declined: string[];
+  updatedAt: string;
+}
+
+/**
+ * Trust decisions in `<data folder>/trust.json`, re-read on every question so a decision made in the
+ * app applies at once to running sessions and to `carapace -p`.
+ */
+export class TrustStore implements TrustLookup {
+  constructor(readonly file: string) {}
+
+  private read(): TrustFile {
+    const read = readJsonFile(this.file, TrustFile);
+    return read.kind === 'ok' ? read.value : { folders: {} };
+  }
+
+  private change(
+    folder: string,
+    edit: (current: FolderTrustRecord | null) => FolderTrustRecord | null,
+  ): void {
+    const read = readJsonFile(this.file, TrustFile);
+    // A broken file is kept aside, never overwritten silently; losing it only means asking again.
+    if (read.kind === 'invalid') copyFileSync(this.file, `${this.file}.invalid-${Date.now()}`);
+    const data: TrustFile = read.kind === 'ok' ? read.value : { folders: {} };
+    const key = trustPath(folder);
+    const existing = data.folders[key];
+    const next = edit(existing ? { path: key, ...existing } : null);
+    const folders = { ...data.folders };
+    if (next) folders[key] = { accepted: next.accepted, declined: next.declined, updatedAt: next.updatedAt };
+    else delete folders[key];
+    writeJsonFileAtomic(this.file, { ...data, folders }, 0o600);
+  }
+
+  get(folder: string): FolderTrustRecord | null {
+    const key = trustPath(folder);
+    const entry = this.read().folders[key];
+    return entry ? { path: key, ...entry } : null;
+  }
+
+  accepted(folder: string): ReadonlySet<string> {
+    return new Set(this.get(folder)?.accepted ?? []);
+  }
+
+  accept(folder: string, keys: readonly string[]): void {
+    this.change(folder, (c) => ({
+      path: trustPath(folder),
+      accepted: [...new Set([...(c?.accepted ?? []), ...keys])],
+      declined: (c?.declined ?? []).filter((k) => !keys.includes(k)),
+      updatedAt: new Date().toISOString(),
+    }));
+  }
+
+  /**
+   * "Trust": exactly the items the folder has now are accepted. Items accepted earlier that have
+   * since left the files are dropped, so putting one back is asked about again.
+   */
+  trustCurrent(folder: string): void {
+    const keys = projectWideningItems(trustPath(folder)).map((i) => i.key);
+    this.change(folder, () => ({
+      path: trustPath(folder),
+      accepted: keys,
+      declined: [],
+      updatedAt: new Date().toISOString(),
+    }));
+  }
+
+  /** "Don't trust": the items not accepted now are remembered as declined, so the prompt stops asking. */
+  declineCurrent(folder: string): void {
+    this.change(folder, (c) => {
+      const accepted = c?.accepted ?? [];
+      const keys = projectWideningItems(trustPath(folder))
+        .map((i) => i.key)
+        .filter((k) => !accepted.includes(k));
+      return {
+        path: trustPath(folder),
+        accepted,
+        declined: [...new Set([...(c?.declined ?? []), ...keys])],
+        updatedAt: new Date().toISOString(),
+      };
+    });
+  }
+
+  revoke(folder: string): void {
+    this.change(folder, () => null);
+  }
+
+  list(): FolderTrustRecord[] {
+    return Object.entries(this.read().folders)
+      .map(([p, e]) => ({ path: p, ...e }))
+      .sort((a, b) => a.path.localeCompare(b.path));
+  }
+}
+
+export interface ProjectTrustState {
+  /** Every widening item in the folder's files, each with whether it is accepted. */
+  items: (TrustItem & { state: 'accepted' | 'declined' | 'pending' })[];
+  /** Items nobody has decided on yet: the prompt shows when there are any. */
+  pending: number;
+}
+
+export function projectTrustState(store: TrustStore, projectRoot: string): ProjectTrustState {
+  const entry = store.get(projectRoot);
+  const accepted = new Set(entry?.accepted ?? []);
+  const declined = new Set(entry?.declined ?? []);
+  const items = projectWideningItems(projectRoot).map((i) => ({
+    ...i,
+    state: accepted.has(i.key)
+      ? ('accepted' as const)
+      : declined.has(i.key)
+        ? ('declined' as const)
+        : ('pending' as const),
+  }));
+  return { items, pending: items.filter((i) => i.state === 'pending').length };
+}

@@ -1,0 +1,41 @@
+import type { ProjectTrustView, TrustedFolder } from '@shared/domain/trust';
+import { projectTrustState } from '../harness/permissions/trust';
+import type { HandlerMap } from './router';
+import type { Services } from './services';
+
+type TrustChannels = 'trust.get' | 'trust.decide' | 'trust.list' | 'trust.revoke';
+
+function view(s: Services, projectId: string): ProjectTrustView {
+  const { path } = s.workspace.snapshot(projectId).project;
+  return { projectId, path, ...projectTrustState(s.trust, path) };
+}
+
+function folders(s: Services): TrustedFolder[] {
+  return s.trust.list().map((f) => ({
+    path: f.path,
+    accepted: f.accepted.length,
+    declined: f.declined.length,
+    updatedAt: f.updatedAt,
+  }));
+}
+
+/**
+ * Workspace trust: the project's own settings widen nothing until a person accepts them here. Only
+ * folders the workspace knows (opened or recent) can be trusted, by id, never by a path sent in.
+ */
+export function trustHandlers(s: Services): Pick<HandlerMap, TrustChannels> {
+  return {
+    'trust.get': ({ projectId }) => view(s, projectId),
+    'trust.decide': ({ projectId, trust }) => {
+      const { path } = s.workspace.snapshot(projectId).project;
+      if (trust) s.trust.trustCurrent(path);
+      else s.trust.declineCurrent(path);
+      return view(s, projectId);
+    },
+    'trust.list': () => folders(s),
+    'trust.revoke': ({ path }) => {
+      s.trust.revoke(path);
+      return folders(s);
+    },
+  };
+}
