@@ -38,7 +38,7 @@ test('"Always allow" writes the rule and the same command then runs without aski
   await expect(prompt).toContainText('mkdir -p build/out');
   await expect(prompt).toContainText('`mkdir` is not a known read-only command');
   await expect(page.getByRole('tab').first()).toHaveAttribute('data-badge', 'waiting');
-  await expect(prompt.getByRole('textbox', { name: 'Rule' })).toHaveValue('Bash(mkdir *)');
+  await expect(prompt.getByRole('textbox', { name: 'Rule' })).toHaveValue('Bash(mkdir -p build/out)');
   await prompt.getByRole('button', { name: 'Always allow' }).click();
   await expect(prompt).toBeHidden();
   await expect(page.getByRole('log', { name: 'Transcript' })).toContainText('Done.');
@@ -46,7 +46,7 @@ test('"Always allow" writes the rule and the same command then runs without aski
   const local = JSON.parse(readFileSync(path.join(project, '.claude/settings.local.json'), 'utf8')) as {
     permissions: { allow: string[] };
   };
-  expect(local.permissions.allow).toEqual(['Bash(mkdir *)']);
+  expect(local.permissions.allow).toEqual(['Bash(mkdir -p build/out)']);
 
   // The same command again: no dialog, the rule decides.
   await send(page, 'again please');
@@ -61,7 +61,7 @@ test('"Always allow" writes the rule and the same command then runs without aski
   await expect(log.locator('li')).toHaveCount(2);
   await expect(log.locator('li').nth(0)).toHaveAttribute('data-decided-by', 'user');
   await expect(log.locator('li').nth(1)).toHaveAttribute('data-decided-by', 'rule');
-  await expect(log.locator('li').nth(1)).toContainText('Bash(mkdir *) (local)');
+  await expect(log.locator('li').nth(1)).toContainText('Bash(mkdir -p build/out) (local)');
 
   // Deny, with feedback the model receives.
   await send(page, 'delete it');

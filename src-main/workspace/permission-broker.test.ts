@@ -30,7 +30,11 @@ describe('PermissionBroker', () => {
     const answer = ask(request('r1'), new AbortController().signal);
     expect(broker.waiting('s1')).toBe(true);
     expect(broker.list().map((r) => r.id)).toEqual(['r1']);
-    broker.respond({ requestId: 'r1', decision: 'allow_always' });
+    broker.respond({
+      requestId: 'r1',
+      decision: 'allow_always',
+      rule: 'Bash(npm run build *)\n Bash(cp *) ',
+    });
     expect(await answer).toMatchObject({
       behavior: 'allow',
       by: 'user',
@@ -49,8 +53,15 @@ describe('PermissionBroker', () => {
     );
     // Still pending after the bad attempt: nothing was lost.
     expect(broker.waiting('s1')).toBe(true);
+    // The rule must come with the answer, as shown: a suggestion nobody saw is never written.
+    expect(() => broker.respond({ requestId: 'r2', decision: 'allow_always' })).toThrow(
+      /as shown to the person/,
+    );
+    expect(broker.waiting('s1')).toBe(true);
     void ask(request('r3', []), new AbortController().signal);
-    expect(() => broker.respond({ requestId: 'r3', decision: 'allow_always' })).toThrow(/no rule to save/);
+    expect(() => broker.respond({ requestId: 'r3', decision: 'allow_always', rule: ' \n ' })).toThrow(
+      /no rule to save/,
+    );
   });
 
   it('withdraws the question when another decider wins or the turn stops', async () => {

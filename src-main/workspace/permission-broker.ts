@@ -78,8 +78,14 @@ export class PermissionBroker {
         ...(response.feedback ? { feedback: response.feedback } : {}),
       };
     } else if (response.decision === 'allow_always') {
+      // Only the rule text the person was shown is written, never a suggestion they did not see.
+      if (response.rule === undefined)
+        throw new AppError(
+          'INVALID_INPUT',
+          'Always allow needs the rule to write, as shown to the person; none was sent.',
+        );
       // One rule per line: a compound command may need one for each of its parts.
-      const rules = (response.rule ?? p.view.suggestions.join('\n'))
+      const rules = response.rule
         .split('\n')
         .map((r) => r.trim())
         .filter(Boolean);

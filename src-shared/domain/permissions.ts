@@ -65,7 +65,7 @@ export type PermissionRequestView = z.infer<typeof PermissionRequestView>;
 export const PermissionResponse = z.strictObject({
   requestId: z.string().min(1).max(100),
   decision: z.enum(['allow_once', 'allow_always', 'deny']),
-  /** For allow_always: the rule to write (defaults to the first suggestion). */
+  /** For allow_always, required: the rules to write, one a line, exactly as the person saw them. */
   rule: z.string().min(1).max(2000).optional(),
   /** For deny: what the model is told. */
   feedback: z.string().max(10_000).optional(),

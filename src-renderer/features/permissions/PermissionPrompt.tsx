@@ -3,6 +3,7 @@ import { useShallow } from 'zustand/react/shallow';
 import type { PermissionRequestView } from '@shared/domain/permissions';
 import { respondPermission } from '../../ipc/actions';
 import { usePermissions } from '../../stores/permissions-store';
+import { ChangePreview } from './ChangePreview';
 
 function Prompt({ request, queued }: { request: PermissionRequestView; queued: number }) {
   const [rule, setRule] = useState(request.suggestions.join('\n'));
@@ -31,6 +32,7 @@ function Prompt({ request, queued }: { request: PermissionRequestView; queued: n
       </div>
       <pre className="permission-subject">{request.summary}</pre>
       <p className="permission-reason">{request.reason}</p>
+      {request.preview ? <ChangePreview preview={request.preview} /> : null}
       <label className="permission-rule">
         Rules for “Always allow” (one per line)
         <textarea

@@ -1,27 +1,12 @@
 import { memo } from 'react';
 import type { ToolDisplay, ToolResultBlock, ToolUseBlock } from '@shared/domain/messages';
 import { useTranscripts } from '../../stores/transcripts-store';
+import { DiffView } from './DiffView';
 import { displaySummary, formatDuration, toolSummary } from './tool-views';
 
 function resultText(result: ToolResultBlock): string {
   if (typeof result.content === 'string') return result.content;
   return result.content.map((b) => (b.type === 'text' ? b.text : '[image]')).join('\n');
-}
-
-function DiffView({ display }: { display: Extract<ToolDisplay, { kind: 'diff' }> }) {
-  return (
-    <pre className="diff" aria-label={`Changes to ${display.path}`}>
-      {display.lines.map((l, i) => (
-        <span
-          key={i}
-          className={`diff-line diff-${l.op === '+' ? 'add' : l.op === '-' ? 'del' : l.op === '@' ? 'hunk' : 'ctx'}`}
-        >
-          {l.op === '@' ? l.text : `${l.op} ${l.text}`}
-          {'\n'}
-        </span>
-      ))}
-    </pre>
-  );
 }
 
 function TodoView({ display }: { display: Extract<ToolDisplay, { kind: 'todos' }> }) {
@@ -74,7 +59,9 @@ export const ToolCard = memo(function ToolCard({
         <span className="sr-only">{`, ${state}`}</span>
       </summary>
       <div className="tool-body">
-        {display?.kind === 'diff' ? <DiffView display={display} /> : null}
+        {display?.kind === 'diff' ? (
+          <DiffView lines={display.lines} label={`Changes to ${display.path}`} />
+        ) : null}
         {display?.kind === 'todos' ? <TodoView display={display} /> : null}
         <details
           className="tool-section tool-input"
