@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { z } from 'zod';
 import { AppError, errnoCode } from './errors';
@@ -33,14 +33,22 @@ export function readJsonFile<S extends z.ZodType>(file: string, schema: S): Json
   return { kind: 'ok', value: parsed.data };
 }
 
-/** Writes JSON atomically (temp file + rename), so a crash never leaves half a file. */
+/**
+ * Writes JSON atomically (temp file + rename), so a crash never leaves half a file. When the write
+ * fails (a full disk), the temp file is removed and the old file is left as it was.
+ */
 export function writeJsonFileAtomic(file: string, value: unknown, mode = 0o644): void {
+  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
   try {
     mkdirSync(path.dirname(file), { recursive: true });
-    const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
     writeFileSync(tmp, `${JSON.stringify(value, null, 2)}\n`, { mode });
     renameSync(tmp, file);
   } catch (error) {
-    throw new AppError('IO_ERROR', `Could not write ${file}: ${(error as Error).message}`, { cause: error });
+    rmSync(tmp, { force: true });
+    const full = errnoCode(error) === 'ENOSPC';
+    throw new AppError('IO_ERROR', `Could not write ${file}: ${(error as Error).message}`, {
+      cause: error,
+      ...(full ? { retryable: true, details: ['ENOSPC'] } : {}),
+    });
   }
 }

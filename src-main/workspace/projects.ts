@@ -74,7 +74,13 @@ export class ProjectRegistry {
       recentProjects: [{ path: projectPath, lastOpenedAt: now }, ...others].slice(0, MAX_RECENT),
       lastProject: projectPath,
     };
-    this.save();
+    try {
+      this.save();
+    } catch (error) {
+      // The recent list is a convenience: a full disk must not keep a project, and the sessions
+      // saved in it, from opening. The list stays right in memory and is saved with the next change.
+      if (!(error instanceof AppError)) throw error;
+    }
     const info = projectInfo(projectPath, now);
     this.byId.set(info.id, info);
     return info;

@@ -156,6 +156,57 @@ describe('SessionManager', () => {
     await again.shutdown();
   });
 
+  it('moves a torn last line aside on open, so the next message is not glued onto it and survives a reload', async () => {
+    const t = await testCarapace({
+      steps: [{ reply: { content: [{ type: 'text', text: 'After the tear.' }] } }],
+    });
+    const { workspace } = t.carapace.services;
+    const project = workspace.open(t.project).project;
+    const session = workspace.createSession(project.id);
+    await t.carapace.shutdown();
+    const file = path.join(t.home, 'projects', project.id, `${session.id}.jsonl`);
+    const item = {
+      kind: 'message',
+      id: 'u1',
+      role: 'user',
+      content: [{ type: 'text', text: 'kept' }],
+      createdAt: new Date().toISOString(),
+      status: 'complete',
+    };
+    const torn = '{"type":"item","item":{"kind":"mess';
+    appendFileSync(file, `${JSON.stringify({ type: 'item', item })}\n${torn}`);
+    const reopen = () =>
+      createCarapace({
+        env: { CARAPACE_HOME: t.home, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: t.api.url },
+        secrets: new MemorySecretStore(),
+        logger: silentLogger,
+        version: 't',
+      });
+
+    const second = reopen();
+    const events = record(second.hub);
+    second.services.workspace.open(t.project);
+    const notices = second.services.sessions
+      .get(session.id)
+      .transcript.flatMap((i) => (i.kind === 'notice' ? [i.text] : []));
+    expect(notices).toEqual([
+      expect.stringMatching(/The last line \(4\) was cut off.* moved to [-0-9a-f]+\.jsonl\.torn/),
+    ]);
+    second.services.sessions.send(session.id, 'after the tear');
+    await settled(events, session.id);
+    await second.shutdown();
+
+    // A fresh process reads every message back, the new ones included, and has nothing to report.
+    const third = reopen();
+    third.services.workspace.open(t.project);
+    const { transcript } = third.services.sessions.get(session.id);
+    expect(
+      transcript.map((i) => (i.kind === 'message' ? `${i.role}: ${messageText(i.content)}` : i.kind)),
+    ).toEqual(['user: kept', 'user: after the tear', 'assistant: After the tear.']);
+    expect(readFileSync(`${file}.torn`, 'utf8')).toBe(`${torn}\n`);
+    await third.shutdown();
+  });
+
   it('turns an API error into a readable notice and an error state, and keeps the session usable', async () => {
     const t = await testCarapace({
       steps: [

@@ -15,7 +15,12 @@ import type { PermissionLogEntry } from '@shared/domain/permissions';
 import type { PermissionBroker } from './permission-broker';
 import { managedPolicyError, type SourceLocations } from '../harness/permissions/settings-sources';
 import { homedir } from 'node:os';
-import { readTranscript, TranscriptWriter } from '../harness/session/transcript-file';
+import {
+  createTranscript,
+  readTranscript,
+  repairTornTail,
+  TranscriptWriter,
+} from '../harness/session/transcript-file';
 import type { AnyTool } from '../harness/tools/tool';
 import { AppError } from '../platform/errors';
 import type { Logger } from '../platform/logger';
@@ -132,10 +137,20 @@ export class SessionManager {
       costUsd: 0,
       costKind: 'priced',
     };
-    mkdirSync(path.dirname(file), { recursive: true });
+    // The file is written whole before the session exists anywhere else: on a full disk this throws
+    // and leaves nothing behind (no file, no live session, no index entry, no event).
+    createTranscript(file, [
+      {
+        type: 'session',
+        version: 1,
+        sessionId: id,
+        projectPath: project.path,
+        createdAt,
+        model: meta.model,
+      },
+      { type: 'mode', mode: meta.permissionMode, at: createdAt },
+    ]);
     const session = this.build(meta, projectId, project.path, file, []);
-    session.engine.start(createdAt);
-    session.engine.appendLine({ type: 'mode', mode: meta.permissionMode, at: createdAt });
     this.live.set(id, session);
     this.known.set(id, { projectId, file });
     this.index(projectId).update(file, session.meta());
@@ -207,7 +222,17 @@ export class SessionManager {
     const where = this.known.get(sessionId);
     if (!where) throw new AppError('NOT_FOUND', `There is no session ${sessionId}.`);
     const project = this.deps.projects.get(where.projectId);
+    // Before anything can be appended: a torn last line would swallow the next one.
+    let repaired: string | null;
+    try {
+      repaired = repairTornTail(where.file);
+    } catch (error) {
+      // Still shown (read-only): the writer tries again, and refuses to append, until it can.
+      repaired = `${(error as Error).message}. Nothing can be added to this session until then.`;
+    }
     const { lines, problems } = readTranscript(where.file);
+    // The torn line was the file's last: its report comes after those of the lines before it.
+    if (repaired !== null) problems.push(repaired);
     const saved = metaFromLines(where.file, lines, statSync(where.file).mtime.toISOString());
     // The mode is session state: it never comes back wider than a new session would start in now.
     const meta = { ...saved, permissionMode: restoredMode(saved.permissionMode, this.modes(project.path)) };
@@ -215,7 +240,7 @@ export class SessionManager {
     const session = this.build(meta, where.projectId, project.path, where.file, log);
     session.engine.resume(lines);
     for (const problem of problems) {
-      // Shown, not written: the file itself is left exactly as it was.
+      // Shown, not written: apart from a torn tail moved aside, the file is left as it was.
       const notice: NoticeItem = {
         kind: 'notice',
         id: randomUUID(),

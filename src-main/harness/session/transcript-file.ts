@@ -1,4 +1,17 @@
-import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
+import {
+  appendFileSync,
+  closeSync,
+  fstatSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
+import path from 'node:path';
 import { z } from 'zod';
 import { MessageItem, TranscriptItem } from '@shared/domain/messages';
 import { PermissionLogEntry, PermissionMode } from '@shared/domain/permissions';
@@ -78,20 +91,130 @@ export function readTranscript(file: string): TranscriptReadResult {
   return { lines, problems };
 }
 
-/** An open transcript file that lines are appended to, each written through to the OS at once. */
+const NEWLINE = 0x0a;
+
+function ioError(file: string, what: string, error: unknown): AppError {
+  const errno = errnoCode(error);
+  const why = errno === 'ENOSPC' ? 'the disk is full' : (error as Error).message;
+  return new AppError('IO_ERROR', `Could not ${what} transcript ${file}: ${why}`, {
+    cause: error,
+    ...(errno === 'ENOSPC' ? { retryable: true, details: ['ENOSPC'] } : {}),
+  });
+}
+
+/** The file a transcript's torn tails are moved to. */
+export function tornFileOf(file: string): string {
+  return `${file}.torn`;
+}
+
+/**
+ * Makes a transcript end at a line boundary before anything is appended to it. A torn last line
+ * (a crash or a full disk mid-write) would otherwise have the next line glued onto it, and that
+ * message would be lost on the next read. A tail that is a whole entry lacking only its newline gets
+ * the newline; anything else is moved, byte for byte, to `<file>.torn` (written before the transcript
+ * is cut, so a crash in between duplicates the bytes rather than losing them). Returns a report for
+ * the person, or null when there was nothing to mend.
+ */
+export function repairTornTail(file: string): string | null {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r+');
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT') return null;
+    throw ioError(file, 'open', error);
+  }
+  try {
+    const size = fstatSync(fd).size;
+    if (size === 0) return null;
+    const last = Buffer.alloc(1);
+    readSync(fd, last, 0, 1, size - 1);
+    if (last[0] === NEWLINE) return null;
+    const text = readFileSync(fd);
+    const cut = text.lastIndexOf(NEWLINE) + 1;
+    const tail = text.subarray(cut);
+    if (isWholeLine(tail)) {
+      writeSync(fd, '\n', size);
+      return null;
+    }
+    appendFileSync(tornFileOf(file), Buffer.concat([tail, Buffer.from('\n')]), { mode: 0o600 });
+    ftruncateSync(fd, cut);
+    const lineNo = text.subarray(0, cut).filter((b) => b === NEWLINE).length + 1;
+    return (
+      `The last line (${lineNo}) was cut off, probably by a crash mid-write; its ${tail.length} bytes ` +
+      `were moved to ${path.basename(tornFileOf(file))} so that new lines start on a line of their own.`
+    );
+  } catch (error) {
+    throw error instanceof AppError ? error : ioError(file, 'mend the end of', error);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function isWholeLine(bytes: Buffer): boolean {
+  try {
+    return TranscriptLine.safeParse(JSON.parse(bytes.toString('utf8'))).success;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Creates a new transcript holding its first lines, or nothing at all: it must not exist yet, and
+ * if the lines cannot all be written (a full disk) the file is removed again, so a session that could
+ * not be saved leaves no trace to be listed.
+ */
+export function createTranscript(file: string, lines: readonly TranscriptLine[]): void {
+  const text = lines.map((line) => `${JSON.stringify(line)}\n`).join('');
+  try {
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, text, { flag: 'wx', mode: 0o600 });
+  } catch (error) {
+    if (errnoCode(error) !== 'EEXIST') {
+      try {
+        unlinkSync(file);
+      } catch {
+        // Never created: nothing to remove.
+      }
+    }
+    throw ioError(file, 'create', error);
+  }
+}
+
+/**
+ * An open transcript file that lines are appended to, each written through to the OS at once. The
+ * file's end is mended before the first append (see repairTornTail), and a line that cannot be
+ * written whole is cut back off, so the file always ends at a line boundary.
+ */
 export class TranscriptWriter {
   private fd: number | null = null;
+  private size = 0;
 
   constructor(readonly file: string) {}
 
   append(line: TranscriptLine): void {
+    if (this.fd === null) {
+      repairTornTail(this.file);
+      try {
+        this.fd = openSync(this.file, 'a', 0o600);
+        this.size = fstatSync(this.fd).size;
+      } catch (error) {
+        throw ioError(this.file, 'open', error);
+      }
+    }
+    const bytes = Buffer.from(`${JSON.stringify(line)}\n`);
     try {
-      this.fd ??= openSync(this.file, 'a', 0o600);
-      writeSync(this.fd, `${JSON.stringify(line)}\n`);
+      // A regular file takes a short write only when the disk fills up mid-line; the next write
+      // then fails with ENOSPC, which is the error the person should see.
+      let written = 0;
+      while (written < bytes.length) written += writeSync(this.fd, bytes, written);
+      this.size += written;
     } catch (error) {
-      throw new AppError('IO_ERROR', `Could not write transcript ${this.file}: ${(error as Error).message}`, {
-        cause: error,
-      });
+      try {
+        ftruncateSync(this.fd, this.size);
+      } catch {
+        // Nothing more to do here: the next open moves whatever is left aside.
+      }
+      throw ioError(this.file, 'write', error);
     }
   }
 
