@@ -116,7 +116,8 @@ test('a past approval becomes an editable rule, listed by source in Settings, wh
   await page.getByRole('button', { name: 'Permission log' }).click();
   const log = page.getByRole('region', { name: 'Permission log' });
   await log.getByRole('button', { name: 'Make rule…' }).click();
-  await expect(log.getByRole('textbox', { name: 'New rule' })).toHaveValue('Bash(touch *)');
+  // The rule offered is the one the prompt offered (the exact command), not a prefix of its first word.
+  await expect(log.getByRole('textbox', { name: 'New rule' })).toHaveValue('Bash(touch first.txt)');
   await log.getByRole('textbox', { name: 'New rule' }).fill('Bash(touch *.txt)');
   await log.getByRole('button', { name: 'Save rule' }).click();
   await expect(log).toContainText('rule saved');

@@ -31,15 +31,14 @@ export function appendLog(sessionId: string, entry: PermissionLogEntry): void {
   });
 }
 
-/** A rule a person could write from a logged call: a command prefix, or the file's path. */
+/**
+ * A rule a person could write from a logged call: for Bash, the rule the main process offered when it
+ * asked (the narrowest one that covers the command; none for commands no rule can safely describe),
+ * never a prefix guessed from the first words (`rm *`); for files, the file's path.
+ */
 export function ruleFromEntry(entry: PermissionLogEntry, projectRoot: string): string {
   if (entry.addedRule) return entry.addedRule;
-  if (entry.toolName === 'Bash') {
-    const words = entry.summary.trim().split(/\s+/).slice(0, 2);
-    const prefix =
-      words.length === 2 && /^[a-z][\w:-]*$/.test(words[1] ?? '') ? words.join(' ') : (words[0] ?? '');
-    return `Bash(${prefix} *)`;
-  }
+  if (entry.toolName === 'Bash') return entry.suggestions?.[0] ?? '';
   const rel = entry.summary.startsWith(`${projectRoot}/`)
     ? `./${entry.summary.slice(projectRoot.length + 1)}`
     : entry.summary;

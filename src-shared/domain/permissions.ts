@@ -85,6 +85,8 @@ export const PermissionLogEntry = z.object({
   reason: z.string(),
   rule: z.object({ text: z.string(), source: z.string() }).optional(),
   addedRule: z.string().optional(),
+  /** For a call that asked: the rules "Always allow" offered, which "Make rule…" offers again. */
+  suggestions: z.array(z.string()).optional(),
 });
 export type PermissionLogEntry = z.infer<typeof PermissionLogEntry>;
 

@@ -59,6 +59,8 @@ export class EngineGate implements PermissionGate {
       };
       if (d?.rule) entry.rule = { text: d.rule.text, source: d.rule.source };
       if (addedRule) entry.addedRule = addedRule;
+      if (decision.behavior === 'ask' && decision.suggestions.length > 0)
+        entry.suggestions = decision.suggestions;
       this.o.onDecision?.(entry);
     };
     const allowed: GateDecision = decision.checkedPaths

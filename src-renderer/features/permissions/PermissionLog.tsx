@@ -29,9 +29,12 @@ function MakeRule({ entry, projectRoot }: { entry: PermissionLogEntry; projectRo
         aria-label="New rule"
         value={rule}
         onChange={(e) => setRule(e.target.value)}
+        placeholder="no rule suggested: type one"
         spellCheck={false}
       />
-      <button type="submit">Save rule</button>
+      <button type="submit" disabled={rule.trim() === ''}>
+        Save rule
+      </button>
     </form>
   );
 }
