@@ -6,6 +6,7 @@ import { TasksPanel } from '../tasks/TasksPanel';
 import { TerminalPanel } from '../terminal/TerminalPanel';
 import { toggleTerminal, useTerminals } from '../../stores/terminal-store';
 import { Transcript } from '../transcript/Transcript';
+import { BypassBanner } from './BypassBanner';
 import { Composer } from './Composer';
 import { panelId, tabId } from './TabStrip';
 import { openSession } from '../../ipc/actions';
@@ -47,6 +48,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
       <TasksPanel sessionId={sessionId} />
       {terminal ? <TerminalPanel sessionId={sessionId} /> : null}
       <PermissionPrompt sessionId={sessionId} />
+      <BypassBanner sessionId={sessionId} />
       <Composer sessionId={sessionId} />
     </section>
   );

@@ -4,11 +4,13 @@ import { isWorking, type SessionActivity } from '@shared/domain/session';
 import { totalTokens } from '@shared/domain/usage';
 import { setPermissionMode, setSessionModel } from '../../ipc/actions';
 import { useWorkspace } from '../../stores/workspace-store';
+import { usePermissionModes } from './usePermissionModes';
 
 const MODES: { id: PermissionMode; label: string }[] = [
   { id: 'default', label: 'Ask (read-only runs)' },
   { id: 'acceptEdits', label: 'Accept edits' },
   { id: 'plan', label: 'Plan (read-only)' },
+  { id: 'dontAsk', label: "Don't ask (refuse what would ask)" },
   { id: 'bypassPermissions', label: 'Bypass permissions' },
 ];
 
@@ -24,6 +26,9 @@ const ACTIVITY: Record<SessionActivity, string> = {
 export function StatusBar() {
   const session = useWorkspace((s) => (s.tabs.active ? s.sessions[s.tabs.active] : undefined));
   const models = useWorkspace((s) => s.models);
+  const modes = usePermissionModes(useWorkspace((s) => s.project?.id ?? null));
+  // A policy can disable bypass; the option stays listed (disabled, with the reason) so it is clear why.
+  const bypassOff = modes !== null && !modes.bypassAvailable;
   if (!session) return <footer className="statusbar" aria-label="Status bar" />;
   const working = isWorking(session.activity);
   const known = models.some((m) => m.id === session.model);
@@ -48,11 +53,17 @@ export function StatusBar() {
         title="What the agent may do without asking"
         onChange={(e) => void setPermissionMode(session.id, e.target.value as PermissionMode)}
       >
-        {MODES.map((m) => (
-          <option key={m.id} value={m.id}>
-            {m.label}
-          </option>
-        ))}
+        {MODES.map((m) =>
+          m.id === 'bypassPermissions' && bypassOff ? (
+            <option key={m.id} value={m.id} disabled title={modes.bypassUnavailableReason ?? undefined}>
+              {m.label} (disabled)
+            </option>
+          ) : (
+            <option key={m.id} value={m.id}>
+              {m.label}
+            </option>
+          ),
+        )}
       </select>
       <span className={`state state-${session.activity}`} data-testid="session-state">
         {ACTIVITY[session.activity]}
