@@ -17,6 +17,8 @@ export interface CommandAnalysis {
   /** Why it is not read-only, for a person ("`find -exec` runs a command"). Empty when read-only. */
   reasons: string[];
   classification: Classification;
+  /** `[ … ]` / `[[ … ]]` tests in it: the shell evaluates them itself (no command to judge). */
+  tests?: number;
 }
 
 /**
@@ -67,6 +69,7 @@ export function analyzeCommandSync(command: string): CommandAnalysis {
         readOnly: reasons.length === 0,
         reasons,
         classification: classify(x.commands, x.redirects),
+        tests: x.tests,
       };
     });
   } catch (error) {

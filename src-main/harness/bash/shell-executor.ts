@@ -1,5 +1,7 @@
 import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { analyzeCommand } from './analyze';
+import { runsOutsideSandbox } from './excluded';
 import { GitGuard } from './git-guard';
 import { newEndMarker, wrapWithEndMarker } from './end-marker';
 import { runInPty } from './pty-runner';
@@ -61,10 +63,6 @@ function quote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-function firstWord(command: string): string {
-  return command.trim().split(/\s+/)[0] ?? '';
-}
-
 /** A directory the shell says it ended in: taken only if it is an absolute path to a directory. */
 function validDirectory(dir: string | null): string | null {
   if (dir === null || !path.isAbsolute(dir)) return null;
@@ -85,11 +83,15 @@ export class SessionShell implements ShellExecutor {
   async *run(command: string, r: ShellRunOptions): AsyncGenerator<string, ShellRunResult> {
     const policy = this.o.policy();
     const sandbox = this.o.sandbox;
-    // Enabled in settings, able to start here, and not a command the settings exclude.
+    // Enabled in settings, able to start here, and not a command line made only of excluded commands
+    // (every part of it, by the same judgement the permission engine uses).
     const sandboxed =
       policy.sandboxed &&
       sandbox !== null &&
-      !policy.excludedCommands.includes(firstWord(command)) &&
+      !(
+        policy.excludedCommands.length > 0 &&
+        runsOutsideSandbox(await analyzeCommand(command), policy.excludedCommands)
+      ) &&
       (await sandbox.status()).available;
     if (policy.tempDir) mkdirSync(policy.tempDir, { recursive: true, mode: 0o700 });
     const prelude = sandboxed && policy.tempDir ? `export TMPDIR=${quote(policy.tempDir)}\n` : '';
