@@ -1,10 +1,12 @@
 import path from 'node:path';
 import type { DecidedBy, PermissionMode } from '@shared/domain/permissions';
 import { analyzeCommand, type CommandAnalysis } from '../bash/analyze';
-import { readOnlyReason } from '../bash/readonly';
+import { runsOutsideSandbox } from '../bash/excluded';
+import { commandReadOnlyReason } from '../bash/readonly';
 import { realpathNearest } from '../../platform/real-path';
 import { isInside } from '../tools/paths';
 import type { AnyTool, ToolUseContext } from '../tools/tool';
+import { judgeBashReads } from './bash-reads';
 import { pathRuleMatches } from './path-rules';
 import { protectedPathReason } from './protected-paths';
 import {
@@ -90,7 +92,7 @@ export class PermissionEngine {
     const ctx = this.ctx();
     const decision =
       tool.name === 'Bash'
-        ? await this.decideBash(str(input['command']) ?? '', ctx)
+        ? await this.decideBash(str(input['command']) ?? '', tc, ctx)
         : this.decideOther(tool, input, tc, ctx);
     if (decision.behavior === 'ask' && ctx.mode === 'dontAsk') {
       return {
@@ -114,7 +116,11 @@ export class PermissionEngine {
     );
   }
 
-  private async decideBash(command: string, ctx: EngineContext): Promise<PermissionDecision> {
+  private async decideBash(
+    command: string,
+    tc: ToolUseContext,
+    ctx: EngineContext,
+  ): Promise<PermissionDecision> {
     const analysis = await analyzeCommand(command);
     const parts = analysis.commands.map((c) => commandText(c.core));
     const anyPart = (r: PermissionRule) =>
@@ -132,6 +138,24 @@ export class PermissionEngine {
         rule: ruleRef(deny),
         reason: `denied by the rule ${deny.text} (${deny.source} settings)`,
       };
+    // Outside the sandbox a command reads whatever it names: the Read tool's path rules apply to the
+    // files read-only commands read (bash-reads.ts). One judgement of where it runs, shared with the shell.
+    const unsandboxed = !ctx.sandbox.active || runsOutsideSandbox(analysis, ctx.sandbox.excludedCommands);
+    const reads = judgeBashReads(analysis, {
+      cwd: tc.cwd,
+      projectRoot: tc.projectRoot,
+      home: ctx.home,
+      rules: ctx.rules,
+      unsandboxed,
+    });
+    if (reads.deny)
+      return {
+        ...base,
+        behavior: 'deny',
+        decidedBy: 'rule',
+        rule: ruleRef(reads.deny.rule),
+        reason: reads.deny.reason,
+      };
     const ask = this.matching(ctx, 'ask', 'Bash', anyPart);
     if (ask)
       return {
@@ -142,11 +166,42 @@ export class PermissionEngine {
         reason: `the rule ${ask.text} (${ask.source} settings) asks first`,
         suggestions: [],
       };
+    if (reads.ask)
+      return {
+        ...base,
+        behavior: 'ask',
+        decidedBy: 'rule',
+        rule: ruleRef(reads.ask.rule),
+        reason: reads.ask.reason,
+      };
     if (ctx.mode === 'bypassPermissions')
       return { ...base, behavior: 'allow', decidedBy: 'mode', reason: 'bypassPermissions mode' };
+    // A read-only command that reads outside the project, unsandboxed, asks as Read would.
+    const readsOutside: PermissionDecision | null =
+      reads.outside.size > 0
+        ? {
+            ...base,
+            behavior: 'ask',
+            decidedBy: 'default',
+            reason: [...reads.outside.values()].join('; '),
+            suggestions: reads.suggestions,
+          }
+        : null;
+    const readOnlyAllow = (reason: string): PermissionDecision => {
+      const rule = reads.allowedBy[0];
+      return rule
+        ? {
+            ...base,
+            behavior: 'allow',
+            decidedBy: 'rule',
+            rule: ruleRef(rule),
+            reason: `read-only command; what it reads outside the project is allowed by the rule ${rule.text} (${rule.source} settings)`,
+          }
+        : { ...base, behavior: 'allow', decidedBy: 'analysis', reason };
+    };
     if (ctx.mode === 'plan') {
       return analysis.readOnly
-        ? { ...base, behavior: 'allow', decidedBy: 'analysis', reason: 'read-only command (plan mode)' }
+        ? (readsOutside ?? readOnlyAllow('read-only command (plan mode)'))
         : {
             ...base,
             behavior: 'deny',
@@ -154,14 +209,14 @@ export class PermissionEngine {
             reason: `plan mode allows read-only commands only: ${analysis.reasons[0] ?? 'this one changes something'}`,
           };
     }
-    if (analysis.readOnly)
-      return { ...base, behavior: 'allow', decidedBy: 'analysis', reason: 'read-only command' };
+    if (analysis.readOnly) return readsOutside ?? readOnlyAllow('read-only command');
 
     // Allow rules approve part by part, and only a command the analysis fully understands.
     if (analysis.findings.length === 0 && analysis.parsed && analysis.commands.length > 0) {
       let lastRule: PermissionRule | undefined;
-      const allAllowed = analysis.commands.every((c) => {
-        if (readOnlyReason(c.core) === null) return true;
+      const allAllowed = analysis.commands.every((c, i) => {
+        // A read-only part needs no rule, unless it reads outside the project unsandboxed.
+        if (commandReadOnlyReason(c) === null && !reads.outside.has(i)) return true;
         const text = commandText(c.core);
         if (c.core.some((w) => w === null)) return false;
         const rule = ctx.rules.find(
@@ -182,12 +237,8 @@ export class PermissionEngine {
           reason: `allowed by the rule ${lastRule.text} (${lastRule.source} settings)`,
         };
     }
-    const name = analysis.commands[0]?.core[0];
-    if (
-      ctx.sandbox.active &&
-      ctx.sandbox.autoAllowBashIfSandboxed &&
-      !(typeof name === 'string' && ctx.sandbox.excludedCommands.includes(name))
-    ) {
+    // Only what really runs inside the sandbox: a line of excluded commands runs outside it.
+    if (ctx.sandbox.autoAllowBashIfSandboxed && !unsandboxed) {
       return {
         ...base,
         behavior: 'allow',
@@ -199,7 +250,7 @@ export class PermissionEngine {
       ...base,
       behavior: 'ask',
       decidedBy: 'default',
-      reason: analysis.reasons.join('; ') || 'this command needs approval',
+      reason: [...analysis.reasons, ...reads.outside.values()].join('; ') || 'this command needs approval',
       suggestions: suggestBashRules(analysis),
     };
   }
