@@ -181,4 +181,29 @@ describe('the start mode of new sessions in the app', () => {
     // Control: the picker's other modes still apply.
     expect(c.services.sessions.setPermissionMode(id, 'acceptEdits').permissionMode).toBe('acceptEdits');
   });
+
+  it('a policy that disables bypass while a session is in it stops it at the next tool call', async () => {
+    const w = await world({
+      steps: [
+        { when: { lastUserText: 'write now' }, ...bash('b1', 'touch now.txt') },
+        { when: { lastUserText: 'write later' }, ...bash('b2', 'touch later.txt') },
+        done,
+      ],
+    });
+    const c = w.start();
+    const projectId = c.services.workspace.open(w.project).project.id;
+    const { id } = c.services.workspace.createSession(projectId);
+    c.services.sessions.setPermissionMode(id, 'bypassPermissions');
+    // Control: before the policy, bypass runs the write.
+    c.services.sessions.send(id, 'write now');
+    await idle(c, id);
+    expect(existsSync(path.join(w.project, 'now.txt'))).toBe(true);
+
+    writeJson(w.policyFile, { permissions: { disableBypassPermissionsMode: 'disable' } });
+    c.services.sessions.send(id, 'write later');
+    await expect.poll(() => c.services.broker.list().length, { timeout: 15_000 }).toBe(1);
+    expect(existsSync(path.join(w.project, 'later.txt'))).toBe(false);
+    c.services.sessions.stop(id);
+    await idle(c, id);
+  });
 });

@@ -271,7 +271,9 @@ export class SessionManager {
     const gate = createSessionGate({
       sessionId: meta.id,
       locations,
-      mode: () => mode,
+      // A policy that disables bypass after a session entered it takes effect at the next tool call.
+      mode: () =>
+        mode === 'bypassPermissions' && !this.modes(projectPath).bypass.available ? 'default' : mode,
       sandboxActive: () => sandbox?.knownStatus?.available === true,
       // A person answers in the UI; hooks and a classifier join this race when they exist.
       handler: interactiveHandler({ askUser: this.deps.broker.decider(projectPath) }),
