@@ -46,6 +46,8 @@ export function judgeBashReads(analysis: CommandAnalysis, o: BashReadsContext): 
   const denies = pathRule(o.rules, 'deny').filter((r) => r.specifier !== null);
   const asks = pathRule(o.rules, 'ask').filter((r) => r.specifier !== null);
   const allows = pathRule(o.rules, 'allow');
+  // Sandboxed with no Read deny rule: nothing here could change the decision.
+  if (!o.unsandboxed && denies.length === 0) return out;
   // A deny or ask fires on either spelling (as written, or where it really leads); an allow needs both.
   const either = (r: PermissionRule, p: string, real: string) =>
     pathRuleMatches(r, p, o.projectRoot, o.home) || pathRuleMatches(r, real, realRoot, realHome);
