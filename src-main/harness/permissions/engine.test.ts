@@ -237,7 +237,6 @@ describe('permission sources', () => {
       expect.stringContaining('settings.local.json is not valid JSON'),
       expect.stringContaining('"Bash(" is not valid'),
     ]);
-    expect(s.defaultMode).toBe('acceptEdits');
     expect(s.sandbox).toMatchObject({ enabled: true, autoAllowBashIfSandboxed: true });
   });
 

@@ -15,7 +15,6 @@ function sources(
   return {
     rules: rules.map(([text, behavior]) => parseRule(text, 'project', behavior, root)),
     problems: [],
-    defaultMode: null,
     files: [],
     untrusted: [],
     policyError: null,

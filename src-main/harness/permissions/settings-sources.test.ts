@@ -65,11 +65,9 @@ describe('workspace trust', () => {
       excludedCommands: [],
       allowedDomains: [],
     });
-    expect(s.defaultMode).toBeNull();
     expect(s.untrusted.map((i) => i.key)).toEqual([
       'allow:Write(//etc/**)',
       'allow:Bash(*)',
-      'defaultMode:bypassPermissions',
       'sandbox.enabled:false',
       'sandbox.autoAllowBashIfSandboxed:true',
       'sandbox.excludedCommands:curl',
@@ -91,7 +89,7 @@ describe('workspace trust', () => {
   it('the prompt lists every widening item of both settings files and .mcp.json; "Trust" applies them (control)', () => {
     const { loc, project, trust } = setup();
     const before = projectTrustState(trust, project);
-    expect(before.pending).toBe(11);
+    expect(before.pending).toBe(10);
     expect(before.items.map((i) => `${i.file} ${i.label}`)).toEqual(
       expect.arrayContaining([
         '.claude/settings.json Allow Bash(*)',
@@ -114,7 +112,6 @@ describe('workspace trust', () => {
       excludedCommands: ['curl'],
       allowedDomains: ['evil.example'],
     });
-    expect(s.defaultMode).toBe('bypassPermissions');
     expect(s.untrusted).toEqual([]);
   });
 
@@ -143,7 +140,7 @@ describe('workspace trust', () => {
     expect(ruleList(loadPermissionSources(loc))).toContain('project:allow:Bash(*)');
     trust.revoke(project);
     expect(trust.list()).toEqual([]);
-    expect(projectTrustState(trust, project).pending).toBe(11);
+    expect(projectTrustState(trust, project).pending).toBe(10);
     expect(ruleList(loadPermissionSources(loc))).not.toContain('project:allow:Bash(*)');
   });
 
@@ -204,7 +201,6 @@ describe('settings read key by key', () => {
     expect(ruleList(s)).toEqual(['user:deny:Bash(rm *)', 'user:ask:Bash(git push *)']);
     expect(s.sandbox.enabled).toBe(true);
     expect(s.sandbox.allowedDomains).toEqual(['ok.example']);
-    expect(s.defaultMode).toBeNull();
     expect(s.problems).toHaveLength(6);
   });
 

@@ -24,7 +24,6 @@ export interface PermissionSources {
   rules: PermissionRule[];
   /** Files, keys or rules that could not be used, in words; the rest still applies. */
   problems: string[];
-  defaultMode: PermissionMode | null;
   sandbox: SandboxSettings;
   files: SettingsFileInfo[];
   /** Widening items of the project's own files left out because the folder does not trust them. */
@@ -93,7 +92,6 @@ export function loadPermissionSources(loc: SourceLocations): PermissionSources {
   const problems: string[] = [];
   const untrusted: TrustItem[] = [];
   let policyError: string | null = null;
-  let defaultMode: PermissionMode | null = loc.cli?.permissionMode ?? null;
   const sandbox: {
     enabled: boolean | undefined;
     autoAllowBashIfSandboxed: boolean | undefined;
@@ -148,7 +146,6 @@ export function loadPermissionSources(loc: SourceLocations): PermissionSources {
     add(s.deny, source, 'deny', base);
     add(s.ask, source, 'ask', base);
     add(s.allow, source, 'allow', base);
-    defaultMode ??= s.defaultMode ?? null;
     sandbox.enabled ??= s.sandbox.enabled;
     sandbox.autoAllowBashIfSandboxed ??= s.sandbox.autoAllowBashIfSandboxed;
     sandbox.excludedCommands.push(...s.sandbox.excludedCommands);
@@ -165,7 +162,6 @@ export function loadPermissionSources(loc: SourceLocations): PermissionSources {
   return {
     rules,
     problems,
-    defaultMode,
     sandbox: {
       enabled: sandbox.enabled ?? true,
       autoAllowBashIfSandboxed: sandbox.autoAllowBashIfSandboxed ?? false,
@@ -184,7 +180,6 @@ function withoutItems(s: ParsedSettings, drop: ReadonlySet<string>): ParsedSetti
   return {
     ...s,
     allow: s.allow.filter((r) => keep(trustKey.allow(r))),
-    defaultMode: s.defaultMode && keep(trustKey.defaultMode(s.defaultMode)) ? s.defaultMode : undefined,
     sandbox: {
       enabled: s.sandbox.enabled === false && !keep(trustKey.sandboxDisabled) ? undefined : s.sandbox.enabled,
       autoAllowBashIfSandboxed:

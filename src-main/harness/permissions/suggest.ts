@@ -1,6 +1,6 @@
 import type { CommandAnalysis } from '../bash/analyze';
 import type { SimpleCommand } from '../bash/extract';
-import { readOnlyReason } from '../bash/readonly';
+import { commandReadOnlyReason } from '../bash/readonly';
 
 /**
  * "Always allow" suggestions for Bash. A person tends to accept what is pre-filled, so the suggestion
@@ -104,7 +104,7 @@ export function suggestBashRules(analysis: CommandAnalysis): string[] {
   if (/[$`]|[<>]\(/.test(analysis.command)) return [];
   const rules: string[] = [];
   for (const c of analysis.commands) {
-    if (readOnlyReason(c.core) === null && declineReason(c) === null) continue;
+    if (commandReadOnlyReason(c) === null && declineReason(c) === null) continue;
     const rule = suggestBashRule(c);
     if (rule === null) return [];
     if (!rules.includes(rule)) rules.push(rule);

@@ -1,7 +1,6 @@
 import { copyFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import type { PermissionMode } from '@shared/domain/permissions';
 import type { TrustItem, TrustItemKind } from '@shared/domain/trust';
 import { readJsonFile, writeJsonFileAtomic } from '../../platform/json-file';
 import { readJsonObject, readSettingsFile, type ParsedSettings } from './settings-file';
@@ -20,7 +19,6 @@ import { readJsonObject, readSettingsFile, type ParsedSettings } from './setting
 /** Stable keys of the widening items; the loader and the prompt must compute them the same way. */
 export const trustKey = {
   allow: (rule: string) => `allow:${rule}`,
-  defaultMode: (mode: PermissionMode) => `defaultMode:${mode}`,
   additionalDirectory: (dir: string) => `additionalDirectories:${dir}`,
   sandboxDisabled: 'sandbox.enabled:false',
   autoAllowBash: 'sandbox.autoAllowBashIfSandboxed:true',
@@ -33,11 +31,6 @@ export const trustKey = {
   env: (name: string, value: string) => `env:${name}=${value}`,
   apiKeyHelper: (command: string) => `apiKeyHelper:${command}`,
 };
-
-/** Modes that let more run without asking than the default does. */
-export function isWideningMode(mode: PermissionMode): boolean {
-  return mode === 'acceptEdits' || mode === 'bypassPermissions';
-}
 
 /** The project-controlled files, relative to the project root. */
 export const PROJECT_SETTINGS_FILES = ['.claude/settings.json', '.claude/settings.local.json'] as const;
@@ -62,8 +55,6 @@ export function wideningItems(s: ParsedSettings, file: string): TrustItem[] {
   const add = (kind: TrustItemKind, key: string, label: string) =>
     items.push({ kind, key, file, label: short(label) });
   for (const rule of s.allow) add('allow', trustKey.allow(rule), `Allow ${rule}`);
-  if (s.defaultMode && isWideningMode(s.defaultMode))
-    add('defaultMode', trustKey.defaultMode(s.defaultMode), `Default permission mode: ${s.defaultMode}`);
   for (const dir of s.additionalDirectories)
     add('allow', trustKey.additionalDirectory(dir), `Extra working directory: ${dir}`);
   if (s.sandbox.enabled === false)

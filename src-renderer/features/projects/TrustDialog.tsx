@@ -5,7 +5,6 @@ import { useTrust } from '../../stores/trust-store';
 
 const KIND_LABEL: Record<TrustItemKind, string> = {
   allow: 'Allow rules',
-  defaultMode: 'Permission mode',
   sandbox: 'Sandbox',
   hook: 'Hooks (run commands)',
   mcp: 'MCP servers',
