@@ -147,10 +147,13 @@ test('default mode with autoAllowBashIfSandboxed: sandboxed commands run without
 });
 
 test('an allowed domain goes through the proxy (not refused), and Read deny rules are unreadable to commands too', async () => {
+  // The engine refuses a read it can see (`cat private/plan.txt`); one it cannot (a program reading the
+  // file itself) meets the sandbox, which holds the same paths unreadable.
   const r = await runCommands(
     () => [
       'curl -sS --max-time 10 -o /dev/null -w "code=%{http_code}" http://allowed.example.net/; echo " net=$?"',
       'cat private/plan.txt; echo "read=$?"',
+      `sh -c 'cat private/p*'; echo "read=$?"`,
       'cat .env.local; echo "env=$?"',
       'cat notes.txt',
     ],
@@ -168,10 +171,12 @@ test('an allowed domain goes through the proxy (not refused), and Read deny rule
     },
   );
   try {
-    const [net, rule, dotenv, notes] = r.outputs;
+    const [net, seen, unseen, dotenv, notes] = r.outputs;
     // Offline here the proxy answers 502 (it tried); online the request succeeds. Never 403.
     expect(net).not.toContain('403');
-    expect(rule).toMatch(/read=[1-9]/);
+    expect(seen).toContain('denied by the rule Read(private/**)');
+    expect(unseen).toMatch(/read=[1-9]/);
+    expect(unseen).not.toContain('top secret plan');
     expect(dotenv).toMatch(/env=[1-9]/);
     expect(notes).toContain('public notes');
   } finally {
