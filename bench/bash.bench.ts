@@ -3,12 +3,14 @@
  * adds to a command: `true` run through the session shell (PTY, cwd tracking) inside the sandbox
  * runtime (bubblewrap, proxy) against the same without it. Run with `npm run bench -- bash`.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { analyzeCommandSync } from '../src-main/harness/bash/analyze';
 import { SandboxService, secretPaths } from '../src-main/harness/bash/sandbox';
 import { SessionShell } from '../src-main/harness/bash/shell-executor';
+import { sandboxWriteDenials } from '../src-main/harness/permissions/protected-paths';
 import { loadBashParser } from '../src-main/harness/bash/tree-sitter';
 import { sanitizeEnv } from '../src-main/platform/env';
 import { round, summarize } from './stats';
@@ -49,12 +51,18 @@ export async function benchBash() {
     }
 
   const project = mkdtempSync(path.join(tmpdir(), 'carapace-bench-bash-'));
+  execFileSync('git', ['init', '-q', project]);
   const sandbox = new SandboxService();
   const status = await sandbox.status();
+  // As sessions run them: the protected paths are computed for every command, and the git guard
+  // watches the project while a sandboxed one runs.
   const policy = (sandboxed: boolean) => () => ({
     sandboxed,
     excludedCommands: [],
     writable: [project],
+    denyWrite: sandboxed ? sandboxWriteDenials([project]) : [],
+    guardRoots: [project],
+    quarantineDir: path.join(project, '.quarantine'),
     denyRead: secretPaths(homedir(), project),
     allowedDomains: ['registry.npmjs.org'],
   });
