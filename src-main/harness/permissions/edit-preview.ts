@@ -6,6 +6,7 @@ import { diffLines, type DiffLine } from '../tools/diff';
 import { planEdit } from '../tools/edit-plan';
 import { staleReason, type ExistingFile } from '../tools/file-guard';
 import { resolveToolPath } from '../tools/paths';
+import { spellHidden } from './visible-text';
 import type { ToolUseContext } from '../tools/tool';
 
 /** Bounds of a preview: it travels to every window and sits in a dialog. */
@@ -14,20 +15,10 @@ export const PREVIEW_MAX_LINE_CHARS = 240;
 /** A file larger than this is not read for the preview (the change alone is shown). */
 export const PREVIEW_MAX_FILE_BYTES = 1024 * 1024;
 
-/**
- * Characters that would make the preview show something other than what is written: controls
- * (a carriage return or escape can hide text), bidirectional overrides and invisible characters
- * ("Trojan Source"). They are shown as ⟨U+XXXX⟩ instead.
- */
-const HIDDEN =
-  // eslint-disable-next-line no-control-regex -- finding control characters is the point
-  /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u00AD\u200B-\u200F\u2028-\u202E\u2060-\u2069\uFEFF]/g;
-
 /** A line as it can be shown: hidden characters spelled out, cut to the line bound. */
 function visible(text: string): { text: string; cut: boolean } {
-  const shown = text
-    .replace(/\r$/, '') // a CRLF file's line ending, not content worth flagging
-    .replace(HIDDEN, (c) => `⟨U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}⟩`);
+  // A CRLF file's line ending is not content worth flagging.
+  const shown = spellHidden(text.replace(/\r$/, ''));
   if (shown.length <= PREVIEW_MAX_LINE_CHARS) return { text: shown, cut: false };
   const more = shown.length - PREVIEW_MAX_LINE_CHARS;
   return { text: `${shown.slice(0, PREVIEW_MAX_LINE_CHARS)}… (${more} more characters)`, cut: true };

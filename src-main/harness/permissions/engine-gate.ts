@@ -4,6 +4,7 @@ import type { AnyTool, ToolUseContext } from '../tools/tool';
 import { previewFileChange } from './edit-preview';
 import type { GateDecision, PermissionGate } from './gate';
 import type { PermissionDecision, PermissionEngine } from './engine';
+import { spellHidden } from './visible-text';
 import type { PermissionAnswer, PermissionHandler, PermissionRequest } from './handlers';
 
 export type { PermissionLogEntry };
@@ -18,11 +19,14 @@ export interface EngineGateOptions {
   onAlwaysAllow?: (rule: string) => void;
 }
 
-/** The call's subject in one line, for prompts and the log. */
+/**
+ * The call's subject, for prompts and the log, with hidden characters spelled out: a bidi override
+ * must not make `rm -rf ~` read as something harmless in the dialog a person approves.
+ */
 export function summarize(tool: AnyTool, input: Record<string, unknown>): string {
   for (const key of ['command', 'file_path', 'path', 'url', 'pattern']) {
     const v = input[key];
-    if (typeof v === 'string') return v;
+    if (typeof v === 'string') return spellHidden(v);
   }
   return tool.name;
 }

@@ -1,6 +1,7 @@
 import type { CommandAnalysis } from '../bash/analyze';
 import type { SimpleCommand } from '../bash/extract';
 import { commandReadOnlyReason } from '../bash/readonly';
+import { spellHidden } from './visible-text';
 
 /**
  * "Always allow" suggestions for Bash. A person tends to accept what is pre-filled, so the suggestion
@@ -102,6 +103,8 @@ export function suggestBashRule(c: SimpleCommand): string | null {
 export function suggestBashRules(analysis: CommandAnalysis): string[] {
   if (!analysis.parsed || analysis.findings.length > 0 || analysis.commands.length === 0) return [];
   if (/[$`]|[<>]\(/.test(analysis.command)) return [];
+  // A rule with a hidden character would read differently in the editor than it matches.
+  if (spellHidden(analysis.command) !== analysis.command) return [];
   const rules: string[] = [];
   for (const c of analysis.commands) {
     if (commandReadOnlyReason(c) === null && declineReason(c) === null) continue;
