@@ -53,7 +53,14 @@ export class WorkspaceService {
 
   createSession(projectId: string, model?: string): SessionSummary {
     const session = this.sessions.create(projectId, model);
-    this.updateTabs(projectId, (t) => openTab(t, session.id));
+    try {
+      this.updateTabs(projectId, (t) => openTab(t, session.id));
+    } catch (error) {
+      // The session is saved; failing now would report a session that exists as lost. Its tab is
+      // kept in memory (the store updates before it writes) and saved with the next change.
+      if (!(error instanceof AppError)) throw error;
+      this.hub.emit('tabs.changed', { projectId, tabs: this.tabs(projectId) });
+    }
     return session;
   }
 
