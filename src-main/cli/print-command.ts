@@ -3,19 +3,17 @@ import { existsSync, mkdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { DEMO_MODEL_ID } from '@shared/domain/models';
 import { DemoModelClient } from '../devtools/demo';
-import { QueryEngine, type TurnResult } from '../harness/engine/query-engine';
+import type { TurnResult } from '../harness/engine/query-engine';
 import { DEFAULT_CLAUDE_MODEL } from '../harness/model/catalog';
 import { DefaultModelRouter } from '../harness/model/router';
-import { createSessionGate } from '../harness/permissions/session-gate';
 import { trustedModes } from '../harness/permissions/default-mode';
 import { loadPermissionSources, managedPolicyError } from '../harness/permissions/settings-sources';
 import { TrustStore, trustFile } from '../harness/permissions/trust';
 import type { TrustItem } from '@shared/domain/trust';
-import { readTranscript, TranscriptWriter } from '../harness/session/transcript-file';
+import { readTranscript } from '../harness/session/transcript-file';
 import { SettingsService } from '../harness/settings/settings-service';
 import { builtinTools } from '../harness/tools/registry';
 import { SandboxService } from '../harness/bash/sandbox';
-import { createSessionShell } from '../harness/permissions/sandbox-policy';
 import { sanitizeEnv } from '../platform/env';
 import { carapaceHome, dataPaths, managedSettingsFile, projectSlug } from '../platform/paths';
 import { homedir } from 'node:os';
@@ -24,6 +22,7 @@ import { silentLogger } from '../platform/logger';
 import { SessionIndex } from '../workspace/session-index';
 import { UsageError } from './args';
 import type { PrintOptions } from './print-args';
+import { createRuntime } from '../harness/runtime/create-runtime';
 import { resultObject, streamLine } from './print-output';
 
 export interface PrintIo {
@@ -137,36 +136,22 @@ export async function runPrint(o: PrintOptions, io: PrintIo): Promise<number> {
         `carapace: Bash runs without the OS sandbox (${status.reason ?? 'unknown reason'}); commands that are not read-only need approval.\n`,
       );
   }
-  // Print mode never waits for a person: what would need approval is refused and reported.
-  const gate = createSessionGate({
-    sessionId: session.id,
-    locations,
-    mode: () => mode,
-    sandboxActive: () => sandbox.knownStatus?.available === true,
-    handler: null,
-    home,
-  });
-  const sessionDir = path.join(dir, session.id);
-  const engine = new QueryEngine({
+  const { engine } = createRuntime({
     sessionId: session.id,
     projectRoot,
-    cwd: projectRoot,
-    sessionDir,
-    writer: new TranscriptWriter(session.file),
+    transcriptFile: session.file,
+    locations,
+    home,
+    sandbox,
+    initialMode: mode,
+    mode: () => mode,
+    // Print mode never waits for a person: what would need approval is refused and reported.
+    handler: null,
     model: o.model ?? (settings.demoOnly ? DEMO_MODEL_ID : (settings.current.model ?? DEFAULT_CLAUDE_MODEL)),
     fallbackModel,
-    permissionMode: mode,
-    gate,
     tools: builtinTools(),
     models,
     toolEnv,
-    shell: createSessionShell({
-      sessionDir,
-      locations,
-      home,
-      env: toolEnv,
-      sandbox,
-    }),
     appendSystemPrompt: o.appendSystemPrompt ?? undefined,
     maxTurns: o.maxTurns ?? undefined,
   });

@@ -5,22 +5,14 @@ import type { NoticeItem, TranscriptItem } from '@shared/domain/messages';
 import type { PermissionMode } from '@shared/domain/permissions';
 import type { SessionSummary, TaskView } from '@shared/domain/session';
 import type { SandboxService } from '../harness/bash/sandbox';
-import { createSessionShell } from '../harness/permissions/sandbox-policy';
-import { QueryEngine } from '../harness/engine/query-engine';
 import type { ModelRouter } from '../harness/model/model-client';
 import { interactiveHandler } from '../harness/permissions/handlers';
-import { createSessionGate } from '../harness/permissions/session-gate';
 import { restoredMode, trustedModes, type TrustedModes } from '../harness/permissions/default-mode';
 import type { PermissionLogEntry } from '@shared/domain/permissions';
 import type { PermissionBroker } from './permission-broker';
 import { managedPolicyError, type SourceLocations } from '../harness/permissions/settings-sources';
 import { homedir } from 'node:os';
-import {
-  createTranscript,
-  readTranscript,
-  repairTornTail,
-  TranscriptWriter,
-} from '../harness/session/transcript-file';
+import { createTranscript, readTranscript, repairTornTail } from '../harness/session/transcript-file';
 import type { AnyTool } from '../harness/tools/tool';
 import { AppError } from '../platform/errors';
 import type { Logger } from '../platform/logger';
@@ -28,6 +20,7 @@ import type { EventHub } from './event-hub';
 import { LiveSession } from './live-session';
 import type { ProjectRegistry } from './projects';
 import { SessionIndex } from './session-index';
+import { createRuntime } from '../harness/runtime/create-runtime';
 import { defaultTitle, metaFromLines, type SessionMeta } from './session-meta';
 
 export interface SessionManagerDeps {
@@ -262,45 +255,29 @@ export class SessionManager {
     file: string,
     log: PermissionLogEntry[],
   ): LiveSession {
-    const sessionDir = path.join(path.dirname(file), meta.id);
     let mode = meta.permissionMode;
     // Assigned below; the gate only calls back once a turn runs.
     let session: LiveSession | null = null;
-    const locations = this.deps.permissionLocations(projectPath);
-    const sandbox = this.deps.sandbox;
-    const gate = createSessionGate({
+    const { engine, gate } = createRuntime({
       sessionId: meta.id,
-      locations,
+      projectRoot: projectPath,
+      transcriptFile: file,
+      locations: this.deps.permissionLocations(projectPath),
+      home: homedir(),
+      sandbox: this.deps.sandbox,
+      initialMode: meta.permissionMode,
       // A policy that disables bypass after a session entered it takes effect at the next tool call.
       mode: () =>
         mode === 'bypassPermissions' && !this.modes(projectPath).bypass.available ? 'default' : mode,
-      sandboxActive: () => sandbox?.knownStatus?.available === true,
       // A person answers in the UI; hooks and a classifier join this race when they exist.
       handler: interactiveHandler({ askUser: this.deps.broker.decider(projectPath) }),
-      home: homedir(),
       onDecision: (entry) => session?.recordDecision(entry),
-    });
-    const engine = new QueryEngine({
-      sessionId: meta.id,
-      projectRoot: projectPath,
-      cwd: projectPath,
-      sessionDir,
-      writer: new TranscriptWriter(file),
       model: meta.model,
       fallbackModel: this.deps.fallbackModel(),
-      permissionMode: meta.permissionMode,
-      gate,
       tools: this.deps.tools,
       models: this.deps.models,
       toolEnv: this.deps.toolEnv,
       maxRetries: this.deps.maxRetries,
-      shell: createSessionShell({
-        sessionDir,
-        locations,
-        home: homedir(),
-        env: this.deps.toolEnv,
-        sandbox,
-      }),
       taskEvents: {
         onChange: (task) => this.deps.hub.emit('tasks.changed', { task }),
         onOutput: (taskId, text) => this.deps.hub.taskOutput({ sessionId: meta.id, taskId, text }),
