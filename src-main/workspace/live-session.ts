@@ -240,7 +240,7 @@ export class LiveSession {
         createdAt: now(),
         code: 'internal',
       };
-      this.engine.items.push(notice);
+      this.engine.showNotice(notice);
       hub.emit('transcript.appended', { sessionId: this.id, item: notice });
     } finally {
       this.streaming = null;

@@ -242,7 +242,7 @@ export class SessionManager {
         code: 'transcript_repaired',
         createdAt: now(),
       };
-      session.engine.items.push(notice);
+      session.engine.showNotice(notice);
     }
     this.live.set(sessionId, session);
     return session;

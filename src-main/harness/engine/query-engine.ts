@@ -5,13 +5,13 @@ import type { PermissionDenial, PermissionMode } from '@shared/domain/permission
 import { addUsage, ZERO_USAGE, type TokenUsage } from '@shared/domain/usage';
 import { loadBashParser } from '../bash/tree-sitter';
 import { buildSystemPrompt } from '../context/system-prompt';
-import { CostTracker } from '../cost/tracker';
+import type { CostTracker } from '../cost/tracker';
+import { Conversation } from './conversation';
 import type { DescribedApiError } from '../model/api-errors';
 import type { ModelRouter } from '../model/model-client';
 import { queryLoop } from '../loop/query-loop';
 import type { LoopEvent, Terminal } from '../loop/types';
 import type { PermissionGate } from '../permissions/gate';
-import { closeDanglingToolUses, contextFromLines } from '../session/context-window';
 import type { TranscriptLine, TranscriptWriter } from '../session/transcript-file';
 import { FileHistory } from '../tools/file-history';
 import { ReadFileState } from '../tools/read-file-state';
@@ -82,9 +82,7 @@ function describeTransition(e: Extract<LoopEvent, { type: 'transition' }>): stri
  * get results saying so).
  */
 export class QueryEngine {
-  readonly items: TranscriptItem[] = [];
-  readonly cost: CostTracker;
-  private context: MessageItem[] = [];
+  private readonly conversation: Conversation;
   private readonly readFileState = new ReadFileState();
   private readonly fileHistory = new FileHistory();
   private readonly todos: { items: TodoItem[] } = { items: [] };
@@ -103,7 +101,7 @@ export class QueryEngine {
     this.cwd = options.cwd;
     // The Bash analysis decides which commands may run in parallel: have its parser ready early.
     loadBashParser().catch(() => undefined);
-    this.cost = new CostTracker(options.sessionId);
+    this.conversation = new Conversation(options.sessionId, options.writer);
     this.shell = options.shell ?? plainShell(options.toolEnv);
     this.tasks = new TaskManager(options.sessionId, this.shell, options.taskEvents ?? {});
   }
@@ -112,13 +110,27 @@ export class QueryEngine {
     return this.options.sessionId;
   }
 
+  /** The transcript so far (read-only: it changes only through the conversation). */
+  get items(): readonly TranscriptItem[] {
+    return this.conversation.items;
+  }
+
+  get cost(): CostTracker {
+    return this.conversation.cost;
+  }
+
+  /** Shows a note in this run's transcript without saving it (a repaired file, an internal error). */
+  showNotice(item: NoticeItem): void {
+    this.conversation.show(item);
+  }
+
   get busy(): boolean {
     return this.running !== null;
   }
 
   /** Starts a new session file. */
   start(createdAt = now()): void {
-    this.options.writer.append({
+    this.conversation.appendLine({
       type: 'session',
       version: 1,
       sessionId: this.sessionId,
@@ -134,20 +146,13 @@ export class QueryEngine {
    * result are closed as interrupted.
    */
   resume(lines: readonly TranscriptLine[]): void {
-    for (const line of lines) {
-      if (line.type === 'item') this.items.push(line.item);
-      else if (line.type === 'model') this.model = line.model;
-      else if (line.type === 'session') this.model = line.model;
-      else if (line.type === 'cost') this.cost.restore(line.snapshot);
-    }
-    this.context = contextFromLines(lines);
-    const closing = closeDanglingToolUses(this.items);
-    if (closing) this.record(closing);
+    this.model = this.conversation.resume(lines) ?? this.model;
+    this.conversation.closeDangling();
   }
 
   setModel(model: string): void {
     this.model = model;
-    this.options.writer.append({ type: 'model', model, at: now() });
+    this.conversation.appendLine({ type: 'model', model, at: now() });
   }
 
   /** Changes the permission mode and its gate; takes effect from the next turn. */
@@ -158,13 +163,13 @@ export class QueryEngine {
 
   /** Writes a line that is not an item (title, mode) to the session's transcript. */
   appendLine(line: TranscriptLine): void {
-    this.options.writer.append(line);
+    this.conversation.appendLine(line);
   }
 
   /** Ends the session: background tasks are stopped, the transcript file closed. */
   async close(): Promise<void> {
     await this.tasks.killAll();
-    this.options.writer.close();
+    this.conversation.close();
   }
 
   /** The directory the next command starts in. */
@@ -181,7 +186,7 @@ export class QueryEngine {
 
   /** The conversation the next request would carry (for tests and diagnostics). */
   get contextWindow(): readonly MessageItem[] {
-    return this.context;
+    return this.conversation.context;
   }
 
   /** Runs one user turn; yields everything as it happens; returns the turn's result. */
@@ -231,7 +236,7 @@ export class QueryEngine {
       tasks: this.tasks,
     };
     const loop = queryLoop({
-      messages: [...this.context],
+      messages: [...this.conversation.context],
       systemPrompt: buildSystemPrompt({
         cwd: this.cwd,
         projectRoot: this.options.projectRoot,
@@ -292,17 +297,10 @@ export class QueryEngine {
             this.record(e.item);
             break;
           case 'context_replaced':
-            this.context = [...e.messages];
-            this.options.writer.append({
-              type: 'context',
-              how: e.how,
-              keepFromId: e.keepFromId,
-              summary: e.summary,
-              at: now(),
-            });
+            this.conversation.replaceContext(e);
             break;
           case 'usage':
-            this.cost.add({
+            this.conversation.addUsage({
               model: e.model,
               apiId: e.apiId,
               usage: e.usage,
@@ -349,18 +347,14 @@ export class QueryEngine {
           });
         }
         // No one is listening any more: close the transcript here, without yielding.
-        const closing = closeDanglingToolUses(this.items);
-        if (closing) this.record(closing);
-        this.saveCost();
+        this.conversation.closeDangling();
+        this.conversation.saveCost();
       }
       this.running = null;
     }
-    const closing = closeDanglingToolUses(this.items);
-    if (closing) {
-      this.record(closing);
-      yield { type: 'item', item: closing };
-    }
-    this.saveCost();
+    const closing = this.conversation.closeDangling();
+    if (closing) yield { type: 'item', item: closing };
+    this.conversation.saveCost();
     return {
       sessionId: this.sessionId,
       terminal,
@@ -374,15 +368,8 @@ export class QueryEngine {
     };
   }
 
-  private saveCost(): void {
-    this.options.writer.append({ type: 'cost', snapshot: this.cost.snapshot(), at: now() });
-  }
-
-  /** Appends an item to the transcript (memory and disk) and, for messages, to the context window. */
   private record(item: TranscriptItem): void {
-    this.items.push(item);
-    this.options.writer.append({ type: 'item', item });
-    if (item.kind === 'message') this.context.push(item);
+    this.conversation.record(item);
   }
 
   private noteFor(e: LoopEvent): NoticeItem | null {

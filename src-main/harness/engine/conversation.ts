@@ -1,0 +1,102 @@
+import type { MessageItem, TranscriptItem } from '@shared/domain/messages';
+import { CostTracker, type UsageReport } from '../cost/tracker';
+import type { LoopEvent } from '../loop/types';
+import { closeDanglingToolUses, contextFromLines } from '../session/context-window';
+import type { TranscriptLine, TranscriptWriter } from '../session/transcript-file';
+
+const now = () => new Date().toISOString();
+
+/**
+ * One agent's conversation: what it said and was told (the transcript items), what the next request
+ * carries (the context window), and what it cost — kept together and private, so the transcript on
+ * disk, the items in memory and the context can only change together, through these methods.
+ */
+export class Conversation {
+  private readonly list: TranscriptItem[] = [];
+  private window: MessageItem[] = [];
+  readonly cost: CostTracker;
+
+  constructor(
+    sessionId: string,
+    private readonly writer: TranscriptWriter,
+  ) {
+    this.cost = new CostTracker(sessionId);
+  }
+
+  /** Every item so far, in order (a read-only view; it grows as the conversation does). */
+  get items(): readonly TranscriptItem[] {
+    return this.list;
+  }
+
+  /** The messages the next request would carry. */
+  get context(): readonly MessageItem[] {
+    return this.window;
+  }
+
+  /** Appends an item to the transcript (memory and disk) and, for messages, to the context window. */
+  record(item: TranscriptItem): void {
+    this.list.push(item);
+    this.writer.append({ type: 'item', item });
+    if (item.kind === 'message') this.window.push(item);
+  }
+
+  /**
+   * Shows an item in this run only, without saving it: a note about the process (a repaired file,
+   * an internal error) rather than part of the conversation.
+   */
+  show(item: TranscriptItem): void {
+    this.list.push(item);
+  }
+
+  /** Writes a line that is not an item (model, title, mode) to the transcript. */
+  appendLine(line: TranscriptLine): void {
+    this.writer.append(line);
+  }
+
+  /** Takes the context the loop replaced (collapse, compaction) and records how, for resume. */
+  replaceContext(e: Extract<LoopEvent, { type: 'context_replaced' }>): void {
+    this.window = [...e.messages];
+    this.writer.append({
+      type: 'context',
+      how: e.how,
+      keepFromId: e.keepFromId,
+      summary: e.summary,
+      at: now(),
+    });
+  }
+
+  addUsage(report: UsageReport): void {
+    this.cost.add(report);
+  }
+
+  /**
+   * Takes up a conversation from its transcript lines: items, context window (collapses and
+   * compactions replayed) and the cost snapshot saved for this session. Returns the model it last
+   * used, if the lines say.
+   */
+  resume(lines: readonly TranscriptLine[]): string | null {
+    let model: string | null = null;
+    for (const line of lines) {
+      if (line.type === 'item') this.list.push(line.item);
+      else if (line.type === 'model' || line.type === 'session') model = line.model;
+      else if (line.type === 'cost') this.cost.restore(line.snapshot);
+    }
+    this.window = contextFromLines(lines);
+    return model;
+  }
+
+  /** Closes tool calls left without a result (as interrupted); returns the closing item, if any. */
+  closeDangling(): TranscriptItem | null {
+    const closing = closeDanglingToolUses(this.list);
+    if (closing) this.record(closing);
+    return closing;
+  }
+
+  saveCost(): void {
+    this.writer.append({ type: 'cost', snapshot: this.cost.snapshot(), at: now() });
+  }
+
+  close(): void {
+    this.writer.close();
+  }
+}
