@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import { events, EVENT_NAMES, REQUEST_CHANNELS, requests } from './contract';
+import * as app from './contract/app';
+import * as models from './contract/models';
+import * as permissions from './contract/permissions';
+import * as projects from './contract/projects';
+import * as sessions from './contract/sessions';
+import * as settings from './contract/settings';
+import * as tabs from './contract/tabs';
+import * as tasks from './contract/tasks';
+import * as terminal from './contract/terminal';
+import * as trust from './contract/trust';
+
+/**
+ * Guard of the split of the contract into per-namespace fragments: the channels and events are exactly
+ * those of the single-file contract, and each is defined in one fragment only (a spread would
+ * otherwise let a later fragment silently replace an earlier one's schema).
+ */
+
+const FRAGMENTS = { app, models, permissions, projects, sessions, settings, tabs, tasks, terminal, trust };
+
+/** Every request channel of the contract before the split. */
+const CHANNELS_BEFORE_SPLIT = [
+  'app.info',
+  'projects.recent',
+  'projects.current',
+  'projects.open',
+  'projects.forget',
+  'fs.listDirectory',
+  'fs.pickDirectory',
+  'sessions.list',
+  'sessions.create',
+  'sessions.get',
+  'sessions.send',
+  'sessions.stop',
+  'sessions.rename',
+  'sessions.setModel',
+  'sessions.setPermissionMode',
+  'sessions.modes',
+  'tabs.open',
+  'tabs.close',
+  'tabs.activate',
+  'tabs.reorder',
+  'models.list',
+  'tasks.list',
+  'tasks.stop',
+  'permissions.pending',
+  'permissions.respond',
+  'permissions.log',
+  'permissions.rules',
+  'permissions.addRule',
+  'permissions.removeRule',
+  'terminal.open',
+  'terminal.find',
+  'terminal.input',
+  'terminal.resize',
+  'terminal.ack',
+  'terminal.detach',
+  'terminal.close',
+  'trust.get',
+  'trust.decide',
+  'trust.list',
+  'trust.revoke',
+  'sandbox.status',
+  'settings.get',
+  'settings.update',
+  'settings.setApiKey',
+];
+
+/** Every event of the contract before the split. */
+const EVENTS_BEFORE_SPLIT = [
+  'sessions.changed',
+  'tabs.changed',
+  'transcript.appended',
+  'transcript.updated',
+  'transcript.removed',
+  'stream.batch',
+  'terminal.data',
+  'terminal.exit',
+  'tasks.changed',
+  'tool.result',
+  'settings.changed',
+  'permissions.requested',
+  'permissions.resolved',
+  'permissions.logged',
+  'projects.changed',
+];
+
+const sorted = (names: readonly string[]): string[] => [...names].sort();
+
+/** For each name, the fragments that define it. */
+function owners(part: 'requests' | 'events'): Map<string, string[]> {
+  const found = new Map<string, string[]>();
+  for (const [fragment, module] of Object.entries(FRAGMENTS)) {
+    for (const name of Object.keys(module[part])) found.set(name, [...(found.get(name) ?? []), fragment]);
+  }
+  return found;
+}
+
+describe('IPC contract fragments', () => {
+  it('define exactly the request channels and events of the contract before the split', () => {
+    expect(sorted(REQUEST_CHANNELS)).toEqual(sorted(CHANNELS_BEFORE_SPLIT));
+    expect(sorted(EVENT_NAMES)).toEqual(sorted(EVENTS_BEFORE_SPLIT));
+    expect(sorted([...owners('requests').keys()])).toEqual(sorted(CHANNELS_BEFORE_SPLIT));
+    expect(sorted([...owners('events').keys()])).toEqual(sorted(EVENTS_BEFORE_SPLIT));
+  });
+
+  it('define each channel and each event in one fragment only', () => {
+    for (const part of ['requests', 'events'] as const) {
+      const twice = [...owners(part)].filter(([, fragments]) => fragments.length > 1);
+      expect(twice).toEqual([]);
+    }
+  });
+
+  it('are joined as they are, every schema the fragment’s own', () => {
+    for (const module of Object.values(FRAGMENTS)) {
+      for (const [name, schema] of Object.entries(module.requests)) {
+        expect(requests[name as keyof typeof requests]).toBe(schema);
+      }
+      for (const [name, schema] of Object.entries(module.events)) {
+        expect(events[name as keyof typeof events]).toBe(schema);
+      }
+    }
+  });
+});

@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { StreamDelta, ToolProgressDelta, ToolResultBlock, TranscriptItem } from '../../domain/messages';
+import { ModelId } from '../../domain/models';
+import { PermissionModesView } from '../../domain/permission-modes';
+import { PermissionMode } from '../../domain/permissions';
+import { SessionId, SessionSummary, SessionTitle, TaskOutputDelta } from '../../domain/session';
+import { channel, ProjectRef, SessionRef } from './common';
+
+/** Sessions and what they stream: transcript items, text deltas, tool progress and results. */
+
+export const requests = {
+  'sessions.list': channel(ProjectRef, z.array(SessionSummary)),
+  'sessions.create': channel(
+    z.strictObject({ projectId: z.string().min(1).max(500), model: ModelId.optional() }),
+    SessionSummary,
+  ),
+  'sessions.get': channel(
+    SessionRef,
+    z.object({ session: SessionSummary, transcript: z.array(TranscriptItem) }),
+  ),
+  /** Starts a turn and returns at once; the reply arrives as events. */
+  'sessions.send': channel(
+    z.strictObject({ sessionId: SessionId, text: z.string().trim().min(1).max(1_000_000) }),
+    z.object({ messageId: z.string() }),
+  ),
+  'sessions.stop': channel(SessionRef, z.object({ stopped: z.boolean() })),
+  'sessions.rename': channel(z.strictObject({ sessionId: SessionId, title: SessionTitle }), SessionSummary),
+  'sessions.setModel': channel(z.strictObject({ sessionId: SessionId, model: ModelId }), SessionSummary),
+  'sessions.setPermissionMode': channel(
+    z.strictObject({ sessionId: SessionId, mode: PermissionMode }),
+    SessionSummary,
+  ),
+  /** The modes a project's sessions may use (start mode from trusted sources; bypass unless disabled). */
+  'sessions.modes': channel(ProjectRef, PermissionModesView),
+} as const;
+
+export const events = {
+  /** A session's summary changed (activity, title, usage, cost, model). */
+  'sessions.changed': z.object({ session: SessionSummary }),
+  /** A new transcript item; a streaming assistant message arrives first empty, then as deltas. */
+  'transcript.appended': z.object({ sessionId: z.string(), item: TranscriptItem }),
+  /** An item replaced whole, e.g. a streamed message in its final form. */
+  'transcript.updated': z.object({ sessionId: z.string(), item: TranscriptItem }),
+  /** A shown message withdrawn (a failed attempt, a reply regenerated with a larger limit). */
+  'transcript.removed': z.object({ sessionId: z.string(), itemId: z.string() }),
+  /** Text deltas and tool output of every running session, batched (about one frame's worth per message). */
+  'stream.batch': z.object({
+    deltas: z.array(StreamDelta),
+    progress: z.array(ToolProgressDelta),
+    taskOutput: z.array(TaskOutputDelta),
+  }),
+  /** A tool call finished; its result arrives before the message that collects all results of the round. */
+  'tool.result': z.object({ sessionId: z.string(), block: ToolResultBlock }),
+} as const;
