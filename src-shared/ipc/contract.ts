@@ -17,7 +17,7 @@ import * as trust from './contract/trust';
  *
  * Each namespace is defined in its own fragment under `contract/` (shared small schemas in
  * `contract/common.ts`); this file is the single entry point that joins them. A channel or event
- * belongs to exactly one fragment (contract.test.ts checks it).
+ * belongs to exactly one fragment (contract-fragments.test.ts checks it).
  */
 
 export { AppInfo } from './contract/app';
