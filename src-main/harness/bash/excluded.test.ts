@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../test-support/temp';
 import { sanitizeEnv } from '../../platform/env';
 import { analyzeCommandSync } from './analyze';
-import { exclusionWords, runsOutsideSandbox } from './excluded';
+import { exclusionWords, insideNestedRepository, runsOutsideSandbox } from './excluded';
 import { SandboxService } from './sandbox';
 import { SessionShell, type ShellRunResult } from './shell-executor';
 import { loadBashParser } from './tree-sitter';
@@ -55,6 +55,32 @@ describe('which command lines excludedCommands take out of the sandbox', () => {
     ])
       expect(outside(command, ['git']), command).toBe(false);
     expect(outside('git status', [])).toBe(false);
+  });
+
+  it('keeps git pointed at another repository in the sandbox: that repository’s config may be the agent’s', () => {
+    for (const command of [
+      'git -C sub status',
+      'git -Csub status',
+      'git --git-dir=sub/.git status',
+      'git --work-tree sub status',
+      'git --exec-path=./bin status',
+    ])
+      expect(outside(command, ['git']), command).toBe(false);
+    // Control: plain git at the project's own repository is still excluded.
+    expect(outside('git status --short', ['git'])).toBe(true);
+  });
+
+  it('a working directory inside a repository nested in the project counts as elsewhere', () => {
+    const root = tempDir();
+    mkdirSync(path.join(root, 'a', 'b', 'c', 'd', '.git'), { recursive: true });
+    mkdirSync(path.join(root, 'src', 'lib'), { recursive: true });
+    expect(insideNestedRepository(path.join(root, 'a', 'b', 'c', 'd'), [root])).toBe(true);
+    mkdirSync(path.join(root, 'a', 'b', 'c', 'd', 'e'));
+    expect(insideNestedRepository(path.join(root, 'a', 'b', 'c', 'd', 'e'), [root])).toBe(true);
+    expect(insideNestedRepository('/usr/bin', [root])).toBe(true);
+    // Controls: the root and its ordinary folders.
+    expect(insideNestedRepository(root, [root])).toBe(false);
+    expect(insideNestedRepository(path.join(root, 'src', 'lib'), [root])).toBe(false);
   });
 });
 

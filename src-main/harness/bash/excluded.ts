@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import type { CommandAnalysis } from './analyze';
 import type { SimpleCommand } from './extract';
 
@@ -18,6 +20,8 @@ export function exclusionWords(entry: string): string[] {
   return words.filter(Boolean);
 }
 
+const GIT_ELSEWHERE = /^(-C|--git-dir(=|$)|--work-tree(=|$)|--exec-path(=|$)|--namespace(=|$))/;
+
 /**
  * True when an entry covers this simple command: its words (after any wrapper) begin with the
  * entry's, and nothing around it changes what runs. A variable (`GIT_PAGER=…`, `PATH=.`) or a wrapper
@@ -26,6 +30,9 @@ export function exclusionWords(entry: string): string[] {
 export function coveredByExclusion(c: SimpleCommand, entries: readonly string[]): boolean {
   if (c.assignments.length > 0 || c.wrappers.length > 0) return false;
   if (c.core.some((w) => w === null)) return false;
+  // git pointed at another repository obeys that repository's config (its fsmonitor, its hooks),
+  // which the agent may have written: only the project's own, protected one may run unsandboxed.
+  if (c.core[0] === 'git' && c.core.some((w) => typeof w === 'string' && GIT_ELSEWHERE.test(w))) return false;
   return entries.some((entry) => {
     const words = exclusionWords(entry);
     return words.length > 0 && words.every((w, i) => c.core[i] === w);
@@ -43,4 +50,19 @@ export function runsOutsideSandbox(analysis: CommandAnalysis, entries: readonly 
   if (!analysis.parsed || analysis.findings.length > 0) return false;
   if (analysis.commands.length === 0 || (analysis.tests ?? 0) > 0) return false;
   return analysis.commands.every((c) => coveredByExclusion(c, entries));
+}
+
+/**
+ * Whether `cwd` lies inside a repository nested in the project (a `.git` between it and the root).
+ * An excluded command started there would run unsandboxed under a config the agent could have
+ * written, so it runs sandboxed instead.
+ */
+export function insideNestedRepository(cwd: string, roots: readonly string[]): boolean {
+  const root = roots.find((r) => cwd === r || cwd.startsWith(r.endsWith(path.sep) ? r : r + path.sep));
+  if (root === undefined) return true;
+  for (let dir = cwd; dir !== root; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, '.git'))) return true;
+    if (path.dirname(dir) === dir) return true;
+  }
+  return false;
 }

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test-support/temp';
@@ -95,5 +95,56 @@ describe('GitGuard', () => {
     writeFileSync(path.join(root, '.git'), 'gitdir: /tmp/evil\n');
     expect(guard.finish().join('\n')).toContain('.git file');
     expect(existsSync(path.join(root, '.git'))).toBe(false);
+  });
+
+  describe('repositories made inside the project during a command', () => {
+    /** The reviewer's attack: a nested repository with an fsmonitor, tied into the root's index. */
+    function plantSubmodule(root: string, rel: string, leak: string): void {
+      const sub = path.join(root, rel);
+      mkdirSync(sub, { recursive: true });
+      gitInit(sub);
+      const git = (cwd: string, ...args: string[]) =>
+        execFileSync('git', ['-c', 'user.name=a', '-c', 'user.email=a@b', ...args], {
+          cwd,
+          encoding: 'utf8',
+        });
+      git(sub, 'commit', '-q', '--allow-empty', '-m', 's');
+      git(sub, 'config', 'core.fsmonitor', `touch ${leak}; false`);
+      const head = git(sub, 'rev-parse', 'HEAD').trim();
+      git(root, 'update-index', '--add', '--cacheinfo', `160000,${head},${rel}`);
+    }
+
+    for (const rel of ['sub', 'a/b/c/d/deep']) {
+      it(`a nested repository with an fsmonitor tied in as a submodule (${rel}) loses its config before anyone runs git`, () => {
+        const root = tempDir();
+        gitInit(root);
+        const leak = path.join(tempDir(), 'leaked');
+        const guard = new GitGuard([root], path.join(tempDir(), 'q'));
+        plantSubmodule(root, rel, leak);
+        expect(guard.finish().join('\n')).toContain('config');
+        execFileSync('git', ['status'], { cwd: root, stdio: 'ignore' });
+        expect(existsSync(leak)).toBe(false);
+      });
+    }
+
+    it('control: the person’s own nested repository and its settings are left alone', () => {
+      const root = tempDir();
+      gitInit(root);
+      mkdirSync(path.join(root, 'vendor', 'lib'), { recursive: true });
+      gitInit(path.join(root, 'vendor', 'lib'));
+      execFileSync('git', ['-C', path.join(root, 'vendor', 'lib'), 'config', 'pull.rebase', 'true']);
+      const guard = new GitGuard([root], path.join(tempDir(), 'q'));
+      expect(guard.finish()).toEqual([]);
+      expect(readFileSync(path.join(root, 'vendor', 'lib', '.git', 'config'), 'utf8')).toContain('rebase');
+    });
+
+    it('a .git/modules folder the command created is moved aside', () => {
+      const root = tempDir();
+      gitInit(root);
+      const guard = new GitGuard([root], path.join(tempDir(), 'q'));
+      mkdirSync(path.join(root, '.git', 'modules', 'x', 'hooks'), { recursive: true });
+      expect(guard.finish().join('\n')).toContain('modules');
+      expect(existsSync(path.join(root, '.git', 'modules'))).toBe(false);
+    });
   });
 });

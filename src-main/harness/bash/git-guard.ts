@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import {
   existsSync,
   lstatSync,
@@ -5,6 +7,7 @@ import {
   readdirSync,
   readFileSync,
   renameSync,
+  statSync,
   watch,
   type FSWatcher,
 } from 'node:fs';
@@ -61,6 +64,94 @@ interface RootState {
   root: string;
   git: 'dir' | 'file' | null;
   commondir: boolean;
+  /** `.git/modules` existed (then the sandbox holds it read-only). */
+  modules: boolean;
+  /** Nested `.git` entries that were there before the command (the walk's depth). */
+  nested: Set<string>;
+  /** Submodule entries (gitlinks) of the root's index before the command. */
+  gitlinks: Set<string>;
+  indexMtimeMs: number;
+}
+
+/** How deep nested repositories are looked for, as the sandbox's protected paths are. */
+const NESTED_DEPTH = 3;
+const MAX_DIRS = 5_000;
+
+/** Every `.git` below `root` (not its own), breadth first, without following links or entering `.git`. */
+function nestedGits(root: string): Set<string> {
+  const found = new Set<string>();
+  let level = [root];
+  let read = 0;
+  for (let d = 1; d <= NESTED_DEPTH && level.length > 0; d++) {
+    const next: string[] = [];
+    for (const dir of level) {
+      if (read++ >= MAX_DIRS) return found;
+      let entries;
+      try {
+        entries = readdirSync(dir, { withFileTypes: true });
+      } catch {
+        continue;
+      }
+      for (const e of entries) {
+        const p = path.join(dir, e.name);
+        if (e.name === '.git') {
+          if (dir !== root) found.add(p);
+        } else if (e.isDirectory() && e.name !== 'node_modules') next.push(p);
+      }
+    }
+    level = next;
+  }
+  return found;
+}
+
+function mtimeOf(p: string): number {
+  try {
+    return statSync(p).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * The submodule entries of a repository's index: git recurses into them on `git status`, running
+ * their repositories' fsmonitor and hooks. Read with git itself (the root's config is protected, so
+ * this runs nothing the agent chose), with the fsmonitor off.
+ */
+const gitlinkCache = new Map<string, { mtimeMs: number; links: Set<string> }>();
+
+function gitlinksOf(root: string): Set<string> {
+  // Most commands leave the index alone: read it again only when it changed.
+  const mtimeMs = mtimeOf(path.join(root, '.git', 'index'));
+  const cached = gitlinkCache.get(root);
+  if (cached?.mtimeMs === mtimeMs) return cached.links;
+  const links = readGitlinks(root);
+  gitlinkCache.set(root, { mtimeMs, links });
+  return links;
+}
+
+function readGitlinks(root: string): Set<string> {
+  try {
+    const out = execFileSync('git', ['-c', 'core.fsmonitor=false', 'ls-files', '--stage', '-z'], {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      timeout: 10_000,
+      maxBuffer: 64 * 1024 * 1024,
+      env: {
+        PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+        GIT_CONFIG_NOSYSTEM: '1',
+        GIT_CONFIG_GLOBAL: '/dev/null',
+      },
+    });
+    const links = new Set<string>();
+    for (const entry of out.split('\0')) {
+      const m = /^160000 [0-9a-f]+ \d+\t(.+)$/s.exec(entry);
+      if (m?.[1]) links.add(m[1]);
+    }
+    return links;
+  } catch {
+    return new Set();
+  }
 }
 
 export class GitGuard {
@@ -75,7 +166,16 @@ export class GitGuard {
   ) {
     this.states = roots.map((root) => {
       const git = kind(path.join(root, '.git'));
-      return { root, git, commondir: git === 'dir' && existsSync(path.join(root, '.git', 'commondir')) };
+      const index = path.join(root, '.git', 'index');
+      return {
+        root,
+        git,
+        commondir: git === 'dir' && existsSync(path.join(root, '.git', 'commondir')),
+        modules: git === 'dir' && existsSync(path.join(root, '.git', 'modules')),
+        nested: nestedGits(root),
+        gitlinks: git === 'dir' && existsSync(index) ? gitlinksOf(root) : new Set<string>(),
+        indexMtimeMs: mtimeOf(index),
+      };
     });
     for (const s of this.states) {
       if (s.git !== 'dir' || s.commondir) continue;
@@ -96,7 +196,8 @@ export class GitGuard {
     mkdirSync(this.quarantineDir, { recursive: true, mode: 0o700 });
     const dest = path.join(
       this.quarantineDir,
-      `${Date.now()}-${path.relative(path.dirname(path.dirname(file)), file).replace(/[/\\]/g, '_')}`,
+      // Unique, so two repositories' `config` moved in the same millisecond never overwrite each other.
+      `${Date.now()}-${randomUUID().slice(0, 8)}-${path.relative(path.dirname(path.dirname(file)), file).replace(/[/\\]/g, '_')}`,
     );
     try {
       renameSync(file, dest);
@@ -113,14 +214,32 @@ export class GitGuard {
   }
 
   private checkNewRepository(s: RootState): void {
-    const git = path.join(s.root, '.git');
+    if (s.git === null) this.checkRepository(path.join(s.root, '.git'));
+    if (s.git === 'dir' && !s.modules)
+      this.moveAside(
+        path.join(s.root, '.git', 'modules'),
+        'submodule repositories made by a command could run their hooks on the person’s git status',
+      );
+    // Repositories the command made inside the project, and submodule entries it added to the index:
+    // the person's `git status` (which recurses into submodules) or a `cd` there would obey them.
+    for (const git of nestedGits(s.root)) if (!s.nested.has(git)) this.checkRepository(git);
+    const index = path.join(s.root, '.git', 'index');
+    if (s.git === 'dir' && mtimeOf(index) !== s.indexMtimeMs)
+      for (const link of gitlinksOf(s.root))
+        if (!s.gitlinks.has(link)) this.checkRepository(path.join(s.root, link, '.git'));
+  }
+
+  /** A repository the agent made (or newly tied in): pointers, planted hooks and program-running config go. */
+  private checkRepository(git: string): void {
     const now = kind(git);
-    if (s.git !== null || now === null) return;
+    if (now === null) return;
     if (now === 'file') {
       this.moveAside(git, 'a .git file points git at a repository elsewhere');
       return;
     }
-    this.checkCommondir(s);
+    const commondir = path.join(git, 'commondir');
+    if (kind(commondir) !== null)
+      this.moveAside(commondir, '.git/commondir would point git at another folder’s config and hooks');
     const hooks = path.join(git, 'hooks');
     if (kind(hooks) === 'dir')
       for (const name of readdirSync(hooks))

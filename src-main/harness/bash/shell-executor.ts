@@ -1,7 +1,7 @@
 import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { analyzeCommand } from './analyze';
-import { runsOutsideSandbox } from './excluded';
+import { insideNestedRepository, runsOutsideSandbox } from './excluded';
 import { GitGuard } from './git-guard';
 import { newEndMarker, wrapWithEndMarker } from './end-marker';
 import { runInPty } from './pty-runner';
@@ -90,7 +90,8 @@ export class SessionShell implements ShellExecutor {
       sandbox !== null &&
       !(
         policy.excludedCommands.length > 0 &&
-        runsOutsideSandbox(await analyzeCommand(command), policy.excludedCommands)
+        runsOutsideSandbox(await analyzeCommand(command), policy.excludedCommands) &&
+        !insideNestedRepository(r.cwd, policy.guardRoots ?? [r.cwd])
       ) &&
       (await sandbox.status()).available;
     if (policy.tempDir) mkdirSync(policy.tempDir, { recursive: true, mode: 0o700 });

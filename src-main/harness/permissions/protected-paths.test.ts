@@ -39,6 +39,14 @@ describe('protectedPathReason', () => {
       expect(at(rel), rel).toBeNull();
   });
 
+  it('inside a .claude/worktrees checkout, its own git internals and settings stay protected', () => {
+    expect(at('.claude/worktrees/w/.git')).toContain('.git is');
+    expect(at('.claude/worktrees/w/.git/hooks/pre-commit')).toContain('.git is');
+    expect(at('.claude/worktrees/w/.claude/settings.json')).toContain('.claude is');
+    expect(at('.claude/worktrees/w/.vscode/tasks.json')).toContain('editor');
+    expect(at('lefthook-local.yml')).toContain('hook manager');
+  });
+
   it('judges where a link leads, not only its name', () => {
     const dir = tempDir();
     mkdirSync(path.join(dir, '.git'));
@@ -60,6 +68,7 @@ describe('sandboxWriteDenials', () => {
     mkdirSync(path.join(dir, '.git', 'hooks'), { recursive: true });
     mkdirSync(path.join(dir, '.git', 'info'));
     writeFileSync(path.join(dir, '.git', 'commondir'), '..');
+    mkdirSync(path.join(dir, '.git', 'modules'));
     mkdirSync(path.join(dir, 'vendor', 'lib', '.git'), { recursive: true });
     mkdirSync(path.join(dir, 'packages', 'app', '.vscode'), { recursive: true });
     writeFileSync(path.join(dir, 'packages', 'app', '.envrc'), '');
@@ -82,6 +91,7 @@ describe('sandboxWriteDenials', () => {
       '.git/commondir',
       '.git/info',
       '.git/config.worktree',
+      '.git/modules',
       'vendor/lib/.git/config',
       'vendor/lib/.git/hooks',
       'packages/app/.vscode',

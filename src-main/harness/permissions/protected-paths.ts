@@ -69,6 +69,10 @@ const PROTECTED_FILES: Record<string, string> = {
   'lefthook.yaml': HOOKS,
   '.lefthook.yml': HOOKS,
   '.lefthook.yaml': HOOKS,
+  'lefthook-local.yml': HOOKS,
+  'lefthook-local.yaml': HOOKS,
+  '.lefthook-local.yml': HOOKS,
+  '.lefthook-local.yaml': HOOKS,
   '.devcontainer.json': EDITOR,
   '.ripgreprc': TOOLS,
   'pyrightconfig.json': TOOLS,
@@ -86,8 +90,12 @@ function reasonFor(target: string, projectRoot: string): string | null {
   for (let i = 0; i < parts.length; i++) {
     const seg = parts[i] ?? '';
     const isLast = i === parts.length - 1;
-    // `.claude/worktrees` holds checkouts the agent works in, not configuration.
-    if (seg === '.claude' && parts[i + 1] === 'worktrees' && i + 2 < parts.length) return null;
+    // `.claude/worktrees/<name>` holds checkouts the agent works in, not configuration; what is inside
+    // a checkout (its `.git`, its own `.claude`) is judged like anywhere else.
+    if (seg === '.claude' && parts[i + 1] === 'worktrees' && i + 2 < parts.length) {
+      i += 2;
+      continue;
+    }
     if (seg === '.config' && parts[i + 1] === 'git') return `${parts.slice(0, i + 2).join('/')} is ${GIT}`;
     const dirReason = PROTECTED_DIRS[seg];
     if (dirReason !== undefined && Object.hasOwn(PROTECTED_DIRS, seg))
@@ -142,6 +150,10 @@ const NESTED_NAMES = new Set([
   'lefthook.yaml',
   '.lefthook.yml',
   '.lefthook.yaml',
+  'lefthook-local.yml',
+  'lefthook-local.yaml',
+  '.lefthook-local.yml',
+  '.lefthook-local.yaml',
   '.devcontainer',
   '.devcontainer.json',
 ]);
@@ -173,7 +185,8 @@ function hooksPathOf(root: string): string | null {
  */
 function gitDenials(gitDir: string, root: boolean): string[] {
   const out = [path.join(gitDir, 'config'), path.join(gitDir, 'hooks')];
-  for (const name of ['commondir', 'info', 'worktrees']) {
+  // `modules` holds submodules' repositories: their config and hooks run on the person's git status.
+  for (const name of ['commondir', 'info', 'worktrees', 'modules']) {
     const p = path.join(gitDir, name);
     if (existsSync(p)) out.push(p);
   }
