@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { open, readlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { realpathNearest } from '../../platform/real-path';
 import type { ToolUseContext } from './tool';
@@ -40,17 +40,52 @@ export function checkedDestination(file: string, ctx: Pick<ToolUseContext, 'chec
 }
 
 /**
- * Writes `content` to `file` without following a symlink at the last step (O_NOFOLLOW): with
- * {@link checkedDestination} resolving every earlier one, a link planted at the very end fails.
+ * Where an open file really is, by its descriptor (Linux: /proc/self/fd), or null where the system
+ * cannot say. Checked after opening, it closes the gap between resolving a path and using it: a
+ * folder on the way swapped for a link in that instant is caught, because the descriptor is what
+ * gets read or written.
+ */
+async function openedPath(handle: FileHandle): Promise<string | null> {
+  if (process.platform !== 'linux') return null;
+  try {
+    return await readlink(`/proc/self/fd/${handle.fd}`);
+  } catch {
+    return null;
+  }
+}
+
+async function openChecked(file: string, flags: number): Promise<FileHandle> {
+  const handle = await open(file, flags | constants.O_NOFOLLOW, 0o666);
+  const actual = await openedPath(handle);
+  if (actual !== null && actual !== file) {
+    await handle.close();
+    throw new ToolInputError(
+      `${file} was opened as ${actual}: a folder on its path changed while it was being opened; nothing was read or written.`,
+    );
+  }
+  return handle;
+}
+
+/**
+ * Writes `content` to the checked `file` (see {@link checkedDestination}): the last step is not
+ * followed if it is a link (O_NOFOLLOW), and the opened file must be the checked one before anything
+ * is truncated or written.
  */
 export async function writeFileNoFollow(file: string, content: string): Promise<void> {
-  const handle = await open(
-    file,
-    constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW,
-    0o666,
-  );
+  const handle = await openChecked(file, constants.O_WRONLY | constants.O_CREAT);
   try {
+    await handle.truncate(0);
     await handle.writeFile(content, 'utf8');
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Reads the checked `file` through a descriptor verified to be that file (as {@link writeFileNoFollow}). */
+export async function readFileChecked(file: string): Promise<Buffer> {
+  const handle = await openChecked(file, constants.O_RDONLY);
+  try {
+    return await handle.readFile();
   } finally {
     await handle.close();
   }

@@ -1,10 +1,10 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { errnoCode } from '../../platform/errors';
 import description from './prompts/read.md?raw';
 import { hashContent } from './read-file-state';
-import { checkedDestination, resolveToolPath } from './paths';
+import { checkedDestination, readFileChecked, resolveToolPath } from './paths';
 import { buildTool, type ToolOutput } from './tool';
 
 const DEFAULT_LIMIT = 2000;
@@ -76,7 +76,7 @@ export const ReadTool = buildTool({
     if (ext in IMAGE_TYPES) {
       if (info.size > MAX_IMAGE_BYTES)
         return fail(`${file} is ${info.size} bytes; images over ${MAX_IMAGE_BYTES} bytes are not read.`);
-      const bytes = await readFile(source);
+      const bytes = await readFileChecked(source);
       ctx.readFileState.set(file, { hash: hashContent(bytes), mtimeMs: info.mtimeMs });
       const mediaType = IMAGE_TYPES[ext as keyof typeof IMAGE_TYPES];
       return {
@@ -100,7 +100,7 @@ export const ReadTool = buildTool({
       );
     }
     // One read of the whole file: it also works for pipes and devices, which cannot seek.
-    const bytes = await readFile(source);
+    const bytes = await readFileChecked(source);
     if (looksBinary(bytes)) {
       return fail(
         `${file} looks like a binary file (it contains NUL bytes). Read shows text and images only; use Bash (e.g. \`xxd | head\`) to inspect it.`,
