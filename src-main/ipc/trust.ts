@@ -26,10 +26,12 @@ function folders(s: Services): TrustedFolder[] {
 export function trustHandlers(s: Services): Pick<HandlerMap, TrustChannels> {
   return {
     'trust.get': ({ projectId }) => view(s, projectId),
-    'trust.decide': ({ projectId, trust }) => {
+    // Only what the dialog showed is decided, and only if it is still in the files: an item added
+    // between the dialog and the click (a `git pull`) stays pending and is asked about.
+    'trust.decide': ({ projectId, trust, keys }) => {
       const { path } = s.workspace.snapshot(projectId).project;
-      if (trust) s.trust.trustCurrent(path);
-      else s.trust.declineCurrent(path);
+      if (trust) s.trust.trustShown(path, keys);
+      else s.trust.declineShown(path, keys);
       return view(s, projectId);
     },
     'trust.list': () => folders(s),

@@ -80,11 +80,19 @@ export async function checkTrust(projectId: string, always = false): Promise<voi
     useTrust.setState({ prompt: view });
 }
 
-export async function decideTrust(projectId: string, trust: boolean): Promise<boolean> {
+/**
+ * Decides on exactly the items the dialog showed (`keys`): the main process leaves anything else
+ * pending, so when the files gained an item meanwhile the dialog asks again, about that.
+ */
+export async function decideTrust(
+  projectId: string,
+  trust: boolean,
+  keys: readonly string[],
+): Promise<boolean> {
   const view = await attempt('Saving the trust decision', () =>
-    client().invoke('trust.decide', { projectId, trust }),
+    client().invoke('trust.decide', { projectId, trust, keys: [...keys] }),
   );
-  if (view) useTrust.setState({ prompt: null });
+  if (view) useTrust.setState({ prompt: view.pending > 0 ? view : null });
   return view !== undefined;
 }
 

@@ -19,8 +19,8 @@ export interface ParsedSettings {
     excludedCommands: string[];
     allowedDomains: string[];
   };
-  /** `hooks`: one entry per command, as `{event, matcher, command}`. */
-  hooks: { event: string; matcher: string; command: string }[];
+  /** `hooks`: one entry per command, as `{event, matcher, command}`, with the handler object as written. */
+  hooks: { event: string; matcher: string; command: string; handler: unknown }[];
   /** `mcpServers` in a settings file or `.mcp.json`: name → its configuration. */
   mcpServers: Record<string, unknown>;
   enabledMcpjsonServers: string[];
@@ -190,12 +190,12 @@ function parseHooks(value: unknown, file: string, problems: string[]): ParsedSet
       const matcher = isObject(group) && typeof group['matcher'] === 'string' ? group['matcher'] : '';
       const hooks = isObject(group) && Array.isArray(group['hooks']) ? group['hooks'] : null;
       if (!hooks) {
-        out.push({ event, matcher, command: JSON.stringify(group) });
+        out.push({ event, matcher, command: JSON.stringify(group), handler: group });
         continue;
       }
       for (const h of hooks) {
         const command = isObject(h) && typeof h['command'] === 'string' ? h['command'] : JSON.stringify(h);
-        out.push({ event, matcher, command });
+        out.push({ event, matcher, command, handler: h });
       }
     }
   }

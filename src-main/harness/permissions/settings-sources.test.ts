@@ -72,8 +72,8 @@ describe('workspace trust', () => {
       'sandbox.autoAllowBashIfSandboxed:true',
       'sandbox.excludedCommands:curl',
       'sandbox.network.allowedDomains:evil.example',
-      'hook:PreToolUse:Bash:./.claude/hook.sh',
-      'env:NODE_OPTIONS=--require ./x.js',
+      'hook:["PreToolUse","Bash",{"type":"command","command":"./.claude/hook.sh"}]',
+      'env:["NODE_OPTIONS","--require ./x.js"]',
       'apiKeyHelper:./leak.sh',
     ]);
   });

@@ -16,7 +16,12 @@ import { readJsonObject, readSettingsFile, type ParsedSettings } from './setting
  * so a rule added to the file afterwards is a new key and is asked about again.
  */
 
-/** Stable keys of the widening items; the loader and the prompt must compute them the same way. */
+/**
+ * Stable keys of the widening items; the loader and the prompt must compute them the same way. A key
+ * built from more than one untrusted part spells them as one JSON array, so no two different items
+ * share a key (with `a:b` joined by separators, matcher `a:b` + command `c` was matcher `a` + command
+ * `b:c`). A key with a single untrusted part is its fixed prefix and that part, unambiguous as is.
+ */
 export const trustKey = {
   allow: (rule: string) => `allow:${rule}`,
   additionalDirectory: (dir: string) => `additionalDirectories:${dir}`,
@@ -24,11 +29,13 @@ export const trustKey = {
   autoAllowBash: 'sandbox.autoAllowBashIfSandboxed:true',
   excludedCommand: (command: string) => `sandbox.excludedCommands:${command}`,
   allowedDomain: (domain: string) => `sandbox.network.allowedDomains:${domain}`,
-  hook: (event: string, matcher: string, command: string) => `hook:${event}:${matcher}:${command}`,
-  mcpServer: (name: string, config: unknown) => `mcp:${name}:${JSON.stringify(config)}`,
+  /** The whole handler object, so any change to it (type, timeout, command) is a new key. */
+  hook: (event: string, matcher: string, handler: unknown) =>
+    `hook:${JSON.stringify([event, matcher, handler])}`,
+  mcpServer: (name: string, config: unknown) => `mcp:${JSON.stringify([name, config])}`,
   mcpEnabled: (name: string) => `enabledMcpjsonServers:${name}`,
   mcpEnableAll: 'enableAllProjectMcpServers:true',
-  env: (name: string, value: string) => `env:${name}=${value}`,
+  env: (name: string, value: string) => `env:${JSON.stringify([name, value])}`,
   apiKeyHelper: (command: string) => `apiKeyHelper:${command}`,
 };
 
@@ -68,7 +75,7 @@ export function wideningItems(s: ParsedSettings, file: string): TrustItem[] {
   for (const h of s.hooks)
     add(
       'hook',
-      trustKey.hook(h.event, h.matcher, h.command),
+      trustKey.hook(h.event, h.matcher, h.handler),
       `${h.event} hook${h.matcher ? ` (${h.matcher})` : ''}: ${h.command}`,
     );
   for (const [name, config] of Object.entries(s.mcpServers))
@@ -195,26 +202,39 @@ export class TrustStore implements TrustLookup {
   }
 
   /**
-   * "Trust": exactly the items the folder has now are accepted. Items accepted earlier that have
-   * since left the files are dropped, so putting one back is asked about again.
+   * "Trust" as the dialog asked it: of the keys it showed, those the folder still has are accepted,
+   * with what was accepted before and is still there. Anything that appeared since the dialog was built
+   * stays pending (and is asked about), however the files changed in between. Items accepted earlier
+   * that have since left the files are dropped, so putting one back is asked about again.
    */
-  trustCurrent(folder: string): void {
-    const keys = projectWideningItems(trustPath(folder)).map((i) => i.key);
-    this.change(folder, () => ({
-      path: trustPath(folder),
-      accepted: keys,
-      declined: [],
-      updatedAt: new Date().toISOString(),
-    }));
+  trustShown(folder: string, shown: readonly string[]): void {
+    const current = projectWideningItems(trustPath(folder)).map((i) => i.key);
+    const shownKeys = new Set(shown);
+    this.change(folder, (c) => {
+      const before = new Set(c?.accepted ?? []);
+      const accepted = current.filter((k) => before.has(k) || shownKeys.has(k));
+      const declined = (c?.declined ?? []).filter((k) => current.includes(k) && !accepted.includes(k));
+      return { path: trustPath(folder), accepted, declined, updatedAt: new Date().toISOString() };
+    });
   }
 
-  /** "Don't trust": the items not accepted now are remembered as declined, so the prompt stops asking. */
-  declineCurrent(folder: string): void {
+  /** Trusts every item the folder has now (what a test or a script means by "trusted"; not the dialog). */
+  trustCurrent(folder: string): void {
+    this.trustShown(
+      folder,
+      projectWideningItems(trustPath(folder)).map((i) => i.key),
+    );
+  }
+
+  /**
+   * "Don't trust" as the dialog asked it: the keys it showed that the folder still has and nobody
+   * accepted are remembered as declined, so the prompt stops asking about them (and only them).
+   */
+  declineShown(folder: string, shown: readonly string[]): void {
+    const current = new Set(projectWideningItems(trustPath(folder)).map((i) => i.key));
     this.change(folder, (c) => {
       const accepted = c?.accepted ?? [];
-      const keys = projectWideningItems(trustPath(folder))
-        .map((i) => i.key)
-        .filter((k) => !accepted.includes(k));
+      const keys = shown.filter((k) => current.has(k) && !accepted.includes(k));
       return {
         path: trustPath(folder),
         accepted,
@@ -222,6 +242,14 @@ export class TrustStore implements TrustLookup {
         updatedAt: new Date().toISOString(),
       };
     });
+  }
+
+  /** Declines every item the folder has now that is not accepted (tests and scripts; not the dialog). */
+  declineCurrent(folder: string): void {
+    this.declineShown(
+      folder,
+      projectWideningItems(trustPath(folder)).map((i) => i.key),
+    );
   }
 
   revoke(folder: string): void {

@@ -23,6 +23,8 @@ export function TrustDialog() {
   if (!prompt) return null;
   const items = prompt.items.filter((i) => i.state !== 'accepted');
   const close = () => useTrust.setState({ prompt: null });
+  // The decision covers what is listed here and nothing else.
+  const shown = items.map((i) => i.key);
   return (
     <Dialog label="Trust this folder?" onClose={close} className="trust">
       <h2>Trust this folder?</h2>
@@ -56,10 +58,14 @@ export function TrustDialog() {
         })}
       </div>
       <div className="row end">
-        <button type="button" onClick={() => void decideTrust(prompt.projectId, false)}>
+        <button type="button" onClick={() => void decideTrust(prompt.projectId, false, shown)}>
           Don&apos;t trust
         </button>
-        <button type="button" className="primary" onClick={() => void decideTrust(prompt.projectId, true)}>
+        <button
+          type="button"
+          className="primary"
+          onClick={() => void decideTrust(prompt.projectId, true, shown)}
+        >
           Trust
         </button>
       </div>

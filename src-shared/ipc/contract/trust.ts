@@ -8,9 +8,16 @@ export const requests = {
    * MCP servers, env, apiKeyHelper, a permissive default mode) and which of it the person accepted.
    */
   'trust.get': channel(ProjectRef, ProjectTrustView),
-  /** "Trust" accepts every widening item the folder has now; "Don't trust" declines them. */
+  /**
+   * "Trust" accepts, "Don't trust" declines, the items the dialog showed (`keys`) that the folder still
+   * has; anything else stays pending and is asked about.
+   */
   'trust.decide': channel(
-    z.strictObject({ projectId: z.string().min(1).max(500), trust: z.boolean() }),
+    z.strictObject({
+      projectId: z.string().min(1).max(500),
+      trust: z.boolean(),
+      keys: z.array(z.string().max(100_000)).max(5000),
+    }),
     ProjectTrustView,
   ),
   'trust.list': channel(Empty, z.array(TrustedFolder)),
