@@ -8,6 +8,8 @@ export interface Redirect {
   target: string | null;
   /** An explicit file descriptor (`2>`), if any. */
   fd: string | null;
+  /** The target has an unquoted glob (`< *.txt`): the shell expands it to a file name. */
+  glob?: boolean;
 }
 
 /** One simple command, as the shell would run it, with wrappers like `env`/`timeout` peeled off. */
@@ -206,12 +208,13 @@ function redirectOf(node: Node): Redirect {
   const fd = node.childForFieldName('descriptor')?.text ?? null;
   const dest = node.childForFieldName('destination');
   let target: string | null = null;
-  if (node.type === 'herestring_redirect') target = null;
-  else if (dest) target = wordValue(dest).value;
+  let glob = false;
+  if (node.type !== 'herestring_redirect' && dest) ({ value: target, glob } = wordValue(dest));
   return {
     op: node.type === 'herestring_redirect' ? '<<<' : node.type === 'heredoc_redirect' ? '<<' : op,
     target,
     fd,
+    ...(glob ? { glob } : {}),
   };
 }
 

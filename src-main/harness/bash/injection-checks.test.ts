@@ -69,6 +69,32 @@ const CASES: Record<string, { fires: string[]; passes: string[] }> = {
     passes: ['LANG=C ls', 'TZ=UTC date'],
   },
   'bare-assignment': { fires: ['X=1', 'X=1; ls', 'a=b && ls'], passes: ['X=1 ls', 'echo X=1'] },
+  'git-program-option': {
+    fires: [
+      "git fetch --upload-pack='cat ~/.ssh/id_rsa' .",
+      'git fetch --upload-pack cat .',
+      'git pull --upl=cat origin',
+      'git push --receive-pack=cat origin',
+      'git push --exec=cat origin',
+      'git archive --remote=. --exec=cat HEAD',
+      'git rebase --exec "make test" main',
+      'git -C sub fetch --upload-pack=cat .',
+      'git clone -u cat ./repo out',
+      'git ls-remote -qu cat .',
+      'git --exec-path=/tmp/x status',
+      'git --exec-path /tmp/x status',
+    ],
+    passes: [
+      'git fetch origin',
+      'git fetch -u origin',
+      'git push -u origin main',
+      'git --exec-path',
+      'git log --reverse',
+      'git commit -m "--exec is refused"',
+      'git log -- --upload-pack',
+      'echo --upload-pack=cat',
+    ],
+  },
   'glob-command-name': { fires: ['/bin/l* -la', 'l? x'], passes: ['ls *.ts'] },
 };
 

@@ -1,4 +1,5 @@
 import type { Extraction, SimpleCommand } from './extract';
+import { namesLong } from './options';
 
 /** What an injection check sees: the raw text and the parse. */
 export interface CheckContext {
@@ -53,6 +54,39 @@ const EXEC_WRAPPERS = new Set([
   'runuser',
   'su',
 ]);
+
+/**
+ * git options whose value is a program git runs, as an allow rule cannot see: `fetch/pull/clone/
+ * ls-remote --upload-pack=CMD`, `push --receive-pack=CMD` (`--exec` the same), `archive --exec`,
+ * `rebase --exec`, and `--exec-path=DIR` (git runs its subcommands from there). git takes any
+ * unambiguous abbreviation of a long option (`--upl`), so every prefix counts.
+ */
+const GIT_PROGRAM_OPTIONS = ['--upload-pack', '--receive-pack', '--exec'];
+/** git global options that take the next word as their value. */
+const GIT_GLOBAL_VALUES = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--config-env']);
+
+function gitProgramOption(c: SimpleCommand): string | null {
+  const [name, ...args] = c.core;
+  if (name !== 'git') return null;
+  let sub: string | null | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (typeof a !== 'string') continue;
+    if (a === '--') break;
+    if (sub === undefined && !a.startsWith('-')) {
+      sub = a;
+      continue;
+    }
+    if (sub === undefined && GIT_GLOBAL_VALUES.has(a)) i++;
+    const flag = a.includes('=') ? a.slice(0, a.indexOf('=')) : a;
+    if (flag.startsWith('--') && GIT_PROGRAM_OPTIONS.some((o) => namesLong(flag, o))) return a;
+    if (flag.startsWith('--exec-path') && a.includes('=')) return a;
+    if (sub === undefined && a === '--exec-path' && i + 1 < args.length) return a;
+    // `clone -u CMD` and `ls-remote -u CMD` are `--upload-pack` (`fetch -u` and `push -u` are not).
+    if ((sub === 'clone' || sub === 'ls-remote') && /^-[^-]*u/.test(a)) return a;
+  }
+  return null;
+}
 
 const names = (x: Extraction) =>
   x.commands.map((c) => c.core[0]).filter((n): n is string => typeof n === 'string');
@@ -361,6 +395,17 @@ export const INJECTION_CHECKS: readonly InjectionCheck[] = [
     id: 'bare-assignment',
     title: 'Bare variable assignments',
     check: ({ x }) => (x.bareAssignments > 0 ? 'it sets shell variables for the commands after it' : null),
+  },
+  {
+    id: 'git-program-option',
+    title: 'git options that run a program (--upload-pack, --receive-pack, --exec)',
+    check: ({ x }) => {
+      for (const c of x.commands) {
+        const a = gitProgramOption(c);
+        if (a !== null) return `\`git ${a}\` runs a program given on the command line`;
+      }
+      return null;
+    },
   },
   {
     id: 'glob-command-name',

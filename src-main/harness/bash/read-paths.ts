@@ -20,6 +20,11 @@ export interface CommandReads {
   paths: string[];
   /** Words naming paths that cannot be known before it runs: globs, `~user`, after `cd -`. */
   unresolved: string[];
+  /**
+   * The command recurses into the folders it reads and follows the symlinks it meets there
+   * (`grep -R`, `rg -L`, `find -L`): what it reads is not bounded by its paths. Names the form.
+   */
+  followsLinks?: string;
 }
 
 interface PathSpec extends OptionSpec {
@@ -365,6 +370,62 @@ export function pathWords(core: readonly string[]): string[] {
   return out;
 }
 
+/** Where a command reads from a file given by an input redirect (`< f`, `0< f`, `3< f`, `<> f`). */
+const INPUT_REDIRECT = new Set(['<', '<>']);
+
+/**
+ * The input-redirect targets of a simple command, whatever the command: the shell opens them for
+ * reading before it runs (`cat < ~/.ssh/id_rsa` reads the key as surely as `cat ~/.ssh/id_rsa`).
+ * Here-strings and heredocs are text, not files; `<&N` duplicates a descriptor; `/dev/null` reads
+ * nothing. A computed target (null) or a glob cannot be known before it runs.
+ */
+function redirectWords(c: SimpleCommand): { word: string | null; glob: boolean }[] {
+  return c.redirects
+    .filter((r) => INPUT_REDIRECT.has(r.op) && r.target !== '/dev/null')
+    .map((r) => ({ word: r.target, glob: r.glob === true }));
+}
+
+/**
+ * The form of a read-only command that recurses and follows the symlinks under what it reads, or
+ * null. `grep -r` and `find`, `du`, `ls -R` without `-L` do not follow links they meet (only ones
+ * named on the command line, whose targets are resolved like any path); `diff -r` does, unless told not to.
+ */
+export function linkFollowing(core: readonly string[]): string | null {
+  const [name = '', ...args] = core;
+  if (name === 'find') {
+    for (const a of args) {
+      if (a === '-L') return '`find -L`';
+      if (!/^-([HLP]|D|O\d*)$/.test(a)) break;
+    }
+    return args.includes('-follow') ? '`find -follow`' : null;
+  }
+  const spec = Object.hasOwn(SPECS, name) ? SPECS[name] : undefined;
+  if (spec === undefined) return null;
+  const tokens = parseOptions(args, spec);
+  const has = (...flags: string[]) => tokens.some((t) => optionIn(t, flags));
+  switch (name) {
+    case 'grep':
+    case 'egrep':
+    case 'fgrep':
+      return has('-R', '--dereference-recursive') ? `\`${name} -R\`` : null;
+    case 'rg':
+      return has('-L', '--follow') ? '`rg --follow`' : null;
+    case 'ls':
+      return has('-L', '--dereference') && has('-R', '--recursive') ? '`ls -LR`' : null;
+    case 'du':
+      return has('-L', '--dereference') ? '`du -L`' : null;
+    case 'tree':
+      return has('-l') ? '`tree -l`' : null;
+    case 'diff':
+      return has('-r', '--recursive') && !has('--no-dereference') ? '`diff -r`' : null;
+    default:
+      return null;
+  }
+}
+
+/** Recursive commands that read the working directory when given no path. */
+const DEFAULT_DOT = new Set(['grep', 'egrep', 'fgrep', 'rg', 'find', 'ls', 'du', 'tree']);
+
 function isDirectory(p: string): boolean {
   try {
     return statSync(p).isDirectory();
@@ -383,6 +444,7 @@ function expandTilde(word: string, home: string): string | null {
  * The paths every read-only command of a line reads, against the directory it would run in: a `cd`
  * earlier on the line moves the later ones (`cd ~/.ssh && cat id_rsa`). Where a `cd` may fail (its
  * folder does not exist yet), a relative path is taken against every directory the line could be in.
+ * The files input redirects open are read by every command, read-only or not.
  */
 export function readPaths(
   commands: readonly SimpleCommand[],
@@ -394,26 +456,35 @@ export function readPaths(
     const name = c.core[0];
     if (typeof name !== 'string') return;
     const changesDir = name === 'cd' || name === 'pushd' || name === 'popd';
+    const reads: CommandReads = { index, name, paths: [], unresolved: [] };
+    const add = (word: string | null, globbed: boolean) => {
+      const expanded = word === null || (word === '-' && name === 'cd') ? null : expandTilde(word, o.home);
+      if (expanded === null || globbed || (dirs === null && !path.isAbsolute(expanded))) {
+        reads.unresolved.push(word ?? '(a computed path)');
+        return;
+      }
+      for (const dir of path.isAbsolute(expanded) ? [o.cwd] : (dirs ?? []))
+        reads.paths.push(path.resolve(dir, expanded));
+    };
+    // The shell opens input redirects before anything runs, read-only command or not.
+    for (const r of redirectWords(c)) add(r.word, r.glob);
     if (commandReadOnlyReason(c) !== null) {
       if (changesDir) dirs = null;
+      if (reads.paths.length > 0 || reads.unresolved.length > 0) out.push(reads);
       return;
     }
     const core = c.core as string[];
     const words = name === 'cd' ? [core.slice(1).find((a) => !/^-[LPe@]+$/.test(a)) ?? '~'] : pathWords(core);
-    const reads: CommandReads = { index, name, paths: [], unresolved: [] };
-    for (const word of words) {
-      const expanded = word === '-' && name === 'cd' ? null : expandTilde(word, o.home);
-      const globbed = c.glob && /[*?[]/.test(word);
-      if (expanded === null || globbed || (dirs === null && !path.isAbsolute(expanded))) {
-        reads.unresolved.push(word);
-        continue;
-      }
-      for (const dir of path.isAbsolute(expanded) ? [o.cwd] : (dirs ?? []))
-        reads.paths.push(path.resolve(dir, expanded));
+    const follows = name === 'cd' ? null : linkFollowing(core);
+    if (follows !== null) {
+      reads.followsLinks = follows;
+      if (words.length === 0 && DEFAULT_DOT.has(name)) words.push('.');
     }
+    const fromRedirects = reads.paths.length;
+    for (const word of words) add(word, c.glob && /[*?[]/.test(word));
     if (name === 'cd') {
       // A cd to a folder that exists moves the line there; one that may fail leaves it where it was too.
-      const target = reads.paths;
+      const target = reads.paths.slice(fromRedirects);
       const lands = target.every(isDirectory);
       dirs =
         reads.unresolved.length > 0 || dirs === null

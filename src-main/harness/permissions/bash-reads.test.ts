@@ -1,4 +1,4 @@
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { PermissionMode } from '@shared/domain/permissions';
@@ -6,6 +6,7 @@ import { tempDir } from '../../test-support/temp';
 import { toolContext } from '../../test-support/tool-context';
 import { builtinTools } from '../tools/registry';
 import type { AnyTool } from '../tools/tool';
+import { linksStayInside } from './bash-reads';
 import { PermissionEngine, type EngineContext } from './engine';
 import { parseRule, type RuleBehavior } from './rule';
 
@@ -148,6 +149,94 @@ describe('read-only Bash commands under the Read path rules', () => {
       ],
     });
     expect(await exact.bash('cat ~/.ssh/id_ed25519 && npm test')).toMatchObject({ behavior: 'allow' });
+  });
+
+  it('reads the files input redirects open, as it reads the words naming them', async () => {
+    const s = setup();
+    const ask = await s.bash('cat < ~/.ssh/id_ed25519');
+    expect(ask).toMatchObject({ behavior: 'ask', decidedBy: 'default' });
+    expect(ask.reason).toBe(`\`cat\` would read outside the project (${s.key})`);
+    for (const command of [
+      `cat 0< ${s.key}`,
+      `wc -l 3< ${s.key}`,
+      'head -n 1 < keys/id_ed25519',
+      `cd ${s.home}/.ssh && cat < id_ed25519`,
+      'cat < keys/*',
+      'cat < ~root/.bashrc',
+    ])
+      expect(await s.bash(command), command).toMatchObject({ behavior: 'ask' });
+    // Controls: a redirect from inside the project, /dev/null, a heredoc or a descriptor runs as before.
+    for (const command of [
+      'cat < inside.txt',
+      'wc -l < src/../inside.txt',
+      'git status < /dev/null',
+      'ls 2>&1',
+    ])
+      expect(await s.bash(command), command).toMatchObject({ behavior: 'allow', decidedBy: 'analysis' });
+    expect(await s.bash("cat <<'EOF'\nplain\nEOF")).toMatchObject({ behavior: 'allow' });
+  });
+
+  it('denies input redirects by Read deny rules, sandbox on or off, read-only command or not', async () => {
+    for (const active of [false, true]) {
+      const s = setup({ rules: [['deny', 'Read(private/**)']], sandbox: { active } });
+      for (const command of ['cat < private/plan.txt', 'node build.js < private/plan.txt'])
+        expect(await s.bash(command), `${command} ${active}`).toMatchObject({
+          behavior: 'deny',
+          decidedBy: 'rule',
+        });
+      expect(await s.bash('cat < inside.txt')).toMatchObject({ behavior: 'allow' });
+    }
+  });
+
+  it('with the sandbox off, asks before a recursive command follows a symlink out of the project', async () => {
+    const s = setup();
+    for (const command of [
+      'grep -R BEGIN .',
+      'grep -R BEGIN',
+      'grep --dereference-recursive BEGIN .',
+      'egrep -iR BEGIN',
+      'rg -L KEY',
+      'rg --follow KEY .',
+      'find -L .',
+      'find -L . -name id_ed25519',
+      'find . -follow -name id_ed25519',
+      'ls -LR',
+      'ls -L -R .',
+      'du -L',
+      'tree -l',
+      'diff -r . src',
+    ]) {
+      const ask = await s.bash(command);
+      expect(ask, command).toMatchObject({ behavior: 'ask', decidedBy: 'default' });
+      expect(ask.reason, command).toContain('follows symlinks, which can lead out of the folder it reads');
+    }
+    // Controls: not following links, or no link out under what it reads, or inside the sandbox.
+    for (const command of [
+      'grep -r BEGIN .',
+      'grep -rn BEGIN',
+      'rg KEY',
+      'find . -name id_ed25519',
+      'ls -R',
+      'ls -L',
+      'du -sh .',
+      'tree',
+      'grep -R BEGIN src',
+      'rg -L KEY src private',
+      'diff -r --no-dereference . src',
+    ])
+      expect(await s.bash(command), command).toMatchObject({ behavior: 'allow', decidedBy: 'analysis' });
+    const sandboxed = setup({ sandbox: { active: true } });
+    expect(await sandboxed.bash('grep -R BEGIN .')).toMatchObject({ behavior: 'allow' });
+  });
+
+  it('follows links inside the project to where they lead, and gives up on a tree too big to walk', async () => {
+    const s = setup();
+    // src/up leads back to the project root, where keys leads out.
+    symlinkSync(s.project, path.join(s.project, 'src', 'up'));
+    expect(await s.bash('grep -R BEGIN src')).toMatchObject({ behavior: 'ask' });
+    expect(linksStayInside(path.join(s.project, 'src'), realpathSync(s.project))).toBe(false);
+    expect(linksStayInside(path.join(s.project, 'private'), realpathSync(s.project))).toBe(true);
+    expect(linksStayInside(path.join(s.project, 'private'), realpathSync(s.project), 0)).toBe(false);
   });
 
   it('asks in plan mode too, and dontAsk refuses', async () => {

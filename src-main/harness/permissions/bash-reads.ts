@@ -1,3 +1,5 @@
+import { readdirSync, realpathSync } from 'node:fs';
+import path from 'node:path';
 import { realpathNearest } from '../../platform/real-path';
 import type { CommandAnalysis } from '../bash/analyze';
 import { readPaths } from '../bash/read-paths';
@@ -11,7 +13,9 @@ import { toolMatches, type PermissionRule } from './rule';
  * OS sandbox (nothing else stops it reading), a path outside the project, or one that cannot be known
  * before it runs (a glob, `~user`), makes it ask as Read would — unless a Read allow rule covers
  * the path — and a Read ask rule asks. Inside the sandbox, reading outside the project is left to
- * the sandbox, which cannot read secrets or what a Read deny rule names.
+ * the sandbox, which cannot read secrets or what a Read deny rule names. The files input redirects
+ * open (`cat < ~/.ssh/id_rsa`) count as read, and a command that recurses following symlinks
+ * (`grep -R`, `rg -L`) asks unsandboxed unless no link under what it reads leads out of the project.
  */
 
 export interface BashReads {
@@ -36,6 +40,42 @@ export interface BashReadsContext {
 
 function pathRule(rules: readonly PermissionRule[], behavior: PermissionRule['behavior']) {
   return rules.filter((r) => r.behavior === behavior && toolMatches(r.tool, 'Read'));
+}
+
+/** Most directory entries the link walk looks at before giving up (and asking). */
+const LINK_WALK_BUDGET = 2000;
+
+/**
+ * True when a command that follows symlinks from `start` (`grep -R`, `rg -L`) provably stays inside
+ * `realRoot`: walks the tree as it would, links followed, and fails on any link leading out, or when
+ * the tree is too big to tell cheaply.
+ */
+export function linksStayInside(start: string, realRoot: string, budget = LINK_WALK_BUDGET): boolean {
+  const seen = new Set<string>();
+  const queue = [start];
+  let entries = 0;
+  for (let dir = queue.pop(); dir !== undefined; dir = queue.pop()) {
+    let real: string;
+    try {
+      real = realpathSync(dir);
+    } catch {
+      continue; // gone or dangling: nothing to read there
+    }
+    if (!isInside(realRoot, real)) return false;
+    if (seen.has(real)) continue;
+    seen.add(real);
+    let children;
+    try {
+      children = readdirSync(real, { withFileTypes: true });
+    } catch {
+      continue; // a file, or unreadable
+    }
+    for (const e of children) {
+      if (++entries > budget) return false;
+      if (e.isDirectory() || e.isSymbolicLink()) queue.push(path.join(real, e.name));
+    }
+  }
+  return true;
 }
 
 export function judgeBashReads(analysis: CommandAnalysis, o: BashReadsContext): BashReads {
@@ -80,6 +120,19 @@ export function judgeBashReads(analysis: CommandAnalysis, o: BashReadsContext): 
       }
       problems.push(`\`${read.name}\` would read outside the project (${where})`);
       if (real === p) out.suggestions.push(`Read(//${p.replace(/^\//, '')})`);
+    }
+    if (o.unsandboxed && read.followsLinks !== undefined) {
+      // Paths already outside the project ask above; the walk looks for links out of the ones inside.
+      const from = read.paths.find(
+        (p) =>
+          isInside(o.projectRoot, p) &&
+          isInside(realRoot, realpathNearest(p)) &&
+          !linksStayInside(p, realRoot),
+      );
+      if (from !== undefined)
+        problems.push(
+          `${read.followsLinks} follows symlinks, which can lead out of the folder it reads (${from}) and out of the project`,
+        );
     }
     if (o.unsandboxed)
       for (const word of read.unresolved)

@@ -6,7 +6,7 @@ import { spellHidden } from './visible-text';
 /**
  * "Always allow" suggestions for Bash. A person tends to accept what is pre-filled, so the suggestion
  * must be the narrowest rule that covers the command: the exact command, or a prefix only where the
- * prefix is a bounded project verb (`npm run build *`, `git commit *`). A prefix of a destructive
+ * prefix is a bounded project verb (`npm run build *`, `npm test *`). A prefix of a destructive
  * command or an interpreter (`rm *`, `node *`, `bash *`, `sudo *`) would approve anything at all the
  * next time, so it is never suggested.
  */
@@ -15,17 +15,18 @@ import { spellHidden } from './visible-text';
 const MAX_EXACT_LENGTH = 300;
 
 /**
- * Prefixes that name a bounded task of the project (build, test, commit), by program: the
- * subcommands after which any arguments may follow. `run` takes the script name too.
+ * Prefixes that name a bounded task of the project (build, test), by program: the subcommands
+ * after which any arguments may follow. `run` takes the script name too. A verb is here only if no
+ * argument after it can run another program or read an arbitrary file, since the prefix approves
+ * every argument: not git (`fetch --upload-pack=CMD` runs it, `commit -F FILE`/`--template=FILE`
+ * and `add --pathspec-from-file=FILE` read files), cargo (`--config build.rustc-wrapper=CMD`) or go
+ * (`build -toolexec CMD`, `test -exec CMD`, `vet -vettool=CMD`): those get the exact command.
  */
 const PREFIX_VERBS: Readonly<Record<string, readonly string[]>> = {
   npm: ['run', 'test'],
   pnpm: ['run', 'test'],
   yarn: ['run', 'test'],
   bun: ['run', 'test'],
-  git: ['add', 'commit', 'fetch'],
-  cargo: ['build', 'check', 'test', 'clippy', 'fmt'],
-  go: ['build', 'test', 'vet', 'fmt'],
 };
 
 /** Wrappers that change how a command runs, not what it runs; anything else (sudo, env, xargs) declines. */
