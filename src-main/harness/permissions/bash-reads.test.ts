@@ -50,6 +50,15 @@ function setup(
   };
 }
 
+describe('Bash allow rules and reads outside the project', () => {
+  it('a rule approving a program does not approve it reading outside the project through a redirect', async () => {
+    const s = setup({ rules: [['allow', 'Bash(node *)']] });
+    expect(await s.bash(`node x.js < ${s.key}`)).toMatchObject({ behavior: 'ask' });
+    // Control: the same rule approves the program with input from inside the project.
+    expect(await s.bash('node x.js < inside.txt')).toMatchObject({ behavior: 'allow', decidedBy: 'rule' });
+  });
+});
+
 describe('read-only Bash commands under the Read path rules', () => {
   it('with the sandbox off, asks before reading outside the project and names the path; reads inside run', async () => {
     const s = setup();

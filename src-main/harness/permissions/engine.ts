@@ -215,8 +215,13 @@ export class PermissionEngine {
     if (analysis.findings.length === 0 && analysis.parsed && analysis.commands.length > 0) {
       let lastRule: PermissionRule | undefined;
       const allAllowed = analysis.commands.every((c, i) => {
-        // A read-only part needs no rule, unless it reads outside the project unsandboxed.
-        if (commandReadOnlyReason(c) === null && !reads.outside.has(i)) return true;
+        const readOnly = commandReadOnlyReason(c) === null;
+        // A read-only part needs no rule unless it reads outside the project unsandboxed; then only a
+        // rule naming it does. A program's rule (`Bash(node *)`) is no approval for what it reads
+        // outside through a redirect (`node x.js < ~/.ssh/id_rsa`): that needs a person.
+        if (reads.outside.has(i)) {
+          if (!readOnly) return false;
+        } else if (readOnly) return true;
         const text = commandText(c.core);
         if (c.core.some((w) => w === null)) return false;
         const rule = ctx.rules.find(
