@@ -12,6 +12,7 @@ import {
   type FSWatcher,
 } from 'node:fs';
 import path from 'node:path';
+import { NOT_ENTERED, walkFolders } from '../../platform/walk';
 
 /**
  * What the sandbox's read-only mounts cannot cover: files git would obey that do not exist yet. A
@@ -80,27 +81,9 @@ const MAX_DIRS = 5_000;
 /** Every `.git` below `root` (not its own), breadth first, without following links or entering `.git`. */
 function nestedGits(root: string): Set<string> {
   const found = new Set<string>();
-  let level = [root];
-  let read = 0;
-  for (let d = 1; d <= NESTED_DEPTH && level.length > 0; d++) {
-    const next: string[] = [];
-    for (const dir of level) {
-      if (read++ >= MAX_DIRS) return found;
-      let entries;
-      try {
-        entries = readdirSync(dir, { withFileTypes: true });
-      } catch {
-        continue;
-      }
-      for (const e of entries) {
-        const p = path.join(dir, e.name);
-        if (e.name === '.git') {
-          if (dir !== root) found.add(p);
-        } else if (e.isDirectory() && e.name !== 'node_modules') next.push(p);
-      }
-    }
-    level = next;
-  }
+  walkFolders(root, { depth: NESTED_DEPTH, maxDirs: MAX_DIRS, skip: NOT_ENTERED }, (dir, entries) => {
+    if (dir !== root) for (const e of entries) if (e.name === '.git') found.add(path.join(dir, e.name));
+  });
   return found;
 }
 

@@ -1,7 +1,8 @@
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { realpathNearest } from '../../platform/real-path';
+import { NOT_ENTERED, walkFolders } from '../../platform/walk';
 
 /**
  * The protected-paths policy: files and folders whose change makes code run outside the agent's
@@ -240,29 +241,15 @@ export function sandboxWriteDenials(roots: readonly string[], o: DenialOptions =
       if (hooks !== null && kindOf(hooks) !== null) out.add(hooks);
     } else if (gitKind !== null) out.add(git);
     // Nested repositories and settings folders, breadth first, without following links.
-    let level = [root];
-    let read = 0;
-    for (let d = 1; d <= depth && level.length > 0 && read < maxDirs; d++) {
-      const next: string[] = [];
-      for (const dir of level) {
-        if (read++ >= maxDirs) break;
-        let entries;
-        try {
-          entries = readdirSync(dir, { withFileTypes: true });
-        } catch {
-          continue;
-        }
-        for (const e of entries) {
-          const p = path.join(dir, e.name);
-          if (e.name === '.git' && dir !== root) {
-            if (e.isDirectory()) for (const g of gitDenials(p, false)) out.add(g);
-            else out.add(p);
-          } else if (NESTED_NAMES.has(e.name)) out.add(p);
-          else if (e.isDirectory() && e.name !== 'node_modules' && e.name !== '.git') next.push(p);
-        }
+    walkFolders(root, { depth, maxDirs, skip: NOT_ENTERED }, (dir, entries) => {
+      for (const e of entries) {
+        const p = path.join(dir, e.name);
+        if (e.name === '.git' && dir !== root) {
+          if (e.isDirectory()) for (const g of gitDenials(p, false)) out.add(g);
+          else out.add(p);
+        } else if (NESTED_NAMES.has(e.name)) out.add(p);
       }
-      level = next;
-    }
+    });
   }
   return [...out];
 }

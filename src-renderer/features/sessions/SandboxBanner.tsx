@@ -1,7 +1,5 @@
-import { useEffect, useState } from 'react';
-import type { SandboxView } from '@shared/domain/permissions';
-import { getClient } from '../../ipc/client';
 import { useWorkspace } from '../../stores/workspace-store';
+import { useProjectQuery } from './useProjectQuery';
 
 /**
  * Says so, visibly, when a project's commands run without the OS sandbox (switched off in its
@@ -10,27 +8,7 @@ import { useWorkspace } from '../../stores/workspace-store';
  */
 export function SandboxBanner() {
   const projectId = useWorkspace((s) => s.project?.id ?? null);
-  const [view, setView] = useState<SandboxView | null>(null);
-  useEffect(() => {
-    if (projectId === null) return;
-    let live = true;
-    const load = () => {
-      getClient()
-        .invoke('sandbox.status', { projectId })
-        .then(
-          (v) => {
-            if (live) setView(v);
-          },
-          () => undefined,
-        );
-    };
-    load();
-    window.addEventListener('focus', load);
-    return () => {
-      live = false;
-      window.removeEventListener('focus', load);
-    };
-  }, [projectId]);
+  const view = useProjectQuery('sandbox.status', projectId);
   if (!view || (view.enabled && view.available)) return null;
   const why = view.enabled
     ? `Commands run without the OS sandbox: ${view.reason ?? 'it cannot start here'}.`
