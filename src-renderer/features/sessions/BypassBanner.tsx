@@ -11,7 +11,8 @@ export function BypassBanner({ sessionId }: { sessionId: string }) {
     <div className="bypass-banner" role="alert" aria-label="Bypass permissions">
       <strong>Bypass permissions is on.</strong>{' '}
       <span>
-        Tool calls and commands in this session run without asking; only deny rules still stop them.
+        Tool calls and commands in this session run without asking; only deny rules still stop them, and
+        commands still run inside the OS sandbox where it is on.
       </span>
     </div>
   );
