@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test-support/temp';
@@ -145,6 +145,44 @@ describe('GitGuard', () => {
       mkdirSync(path.join(root, '.git', 'modules', 'x', 'hooks'), { recursive: true });
       expect(guard.finish().join('\n')).toContain('modules');
       expect(existsSync(path.join(root, '.git', 'modules'))).toBe(false);
+    });
+  });
+
+  describe('what the second review found', () => {
+    it('a nested repository moved away and made anew at the same path is checked', () => {
+      const root = tempDir();
+      gitInit(root);
+      mkdirSync(path.join(root, 'sub'));
+      gitInit(path.join(root, 'sub'));
+      const guard = new GitGuard([root], path.join(tempDir(), 'q'));
+      execFileSync('mv', [path.join(root, 'sub'), path.join(root, 'sub_old')]);
+      mkdirSync(path.join(root, 'sub'));
+      gitInit(path.join(root, 'sub'));
+      execFileSync('git', ['-C', path.join(root, 'sub'), 'config', 'core.fsmonitor', 'touch /tmp/pwned']);
+      expect(guard.finish().join('\n')).toContain('config');
+      expect(existsSync(path.join(root, 'sub', '.git', 'config'))).toBe(false);
+    });
+
+    it('a new repository whose config or hooks are links, or whose config is a FIFO, loses them without blocking', () => {
+      const root = tempDir();
+      gitInit(root);
+      const guard = new GitGuard([root], path.join(tempDir(), 'q'));
+      for (const name of ['a', 'b']) {
+        mkdirSync(path.join(root, name));
+        gitInit(path.join(root, name));
+      }
+      writeFileSync(path.join(root, 'notes.ini'), '[core]\n\tbare = false\n');
+      execFileSync('rm', [path.join(root, 'a', '.git', 'config')]);
+      symlinkSync('../../notes.ini', path.join(root, 'a', '.git', 'config'));
+      execFileSync('rm', ['-r', path.join(root, 'a', '.git', 'hooks')]);
+      symlinkSync('../../hk', path.join(root, 'a', '.git', 'hooks'));
+      execFileSync('rm', [path.join(root, 'b', '.git', 'config')]);
+      execFileSync('mkfifo', [path.join(root, 'b', '.git', 'config')]);
+      const notes = guard.finish().join('\n');
+      expect(notes).toContain(path.join(root, 'a', '.git', 'config'));
+      expect(notes).toContain(path.join(root, 'a', '.git', 'hooks'));
+      expect(notes).toContain(path.join(root, 'b', '.git', 'config'));
+      expect(existsSync(path.join(root, 'b', '.git', 'config'))).toBe(false);
     });
   });
 });

@@ -53,24 +53,38 @@ export function isHarmlessGitConfig(text: string): boolean {
   return true;
 }
 
-function kind(p: string): 'dir' | 'file' | null {
+/** What is at `p`, not following a link: a regular file, a folder, or anything else (link, FIFO, device). */
+function kind(p: string): 'dir' | 'file' | 'other' | null {
   try {
-    return lstatSync(p).isDirectory() ? 'dir' : 'file';
+    const st = lstatSync(p);
+    return st.isDirectory() ? 'dir' : st.isFile() ? 'file' : 'other';
   } catch {
     return null;
   }
 }
 
+/** The inode at `p` (not following a link), or -1: a repository replaced at the same path is a new one. */
+function inodeOf(p: string): number {
+  try {
+    return lstatSync(p).ino;
+  } catch {
+    return -1;
+  }
+}
+
+/** A config larger than this is not read (nothing git writes comes near it): it is moved aside. */
+const MAX_CONFIG_BYTES = 1024 * 1024;
+
 interface RootState {
   root: string;
-  git: 'dir' | 'file' | null;
+  git: 'dir' | 'file' | 'other' | null;
   commondir: boolean;
   /** `.git/modules` existed (then the sandbox holds it read-only). */
   modules: boolean;
-  /** Nested `.git` entries that were there before the command (the walk's depth). */
-  nested: Set<string>;
-  /** Submodule entries (gitlinks) of the root's index before the command. */
-  gitlinks: Set<string>;
+  /** Nested `.git` entries that were there before the command (the walk's depth), by inode. */
+  nested: Map<string, number>;
+  /** Submodule entries (gitlinks) of the root's index before the command, with their `.git`'s inode. */
+  gitlinks: Map<string, number>;
   indexMtimeMs: number;
 }
 
@@ -79,12 +93,21 @@ const NESTED_DEPTH = 3;
 const MAX_DIRS = 5_000;
 
 /** Every `.git` below `root` (not its own), breadth first, without following links or entering `.git`. */
-function nestedGits(root: string): Set<string> {
-  const found = new Set<string>();
+function nestedGits(root: string): Map<string, number> {
+  const found = new Map<string, number>();
   walkFolders(root, { depth: NESTED_DEPTH, maxDirs: MAX_DIRS, skip: NOT_ENTERED }, (dir, entries) => {
-    if (dir !== root) for (const e of entries) if (e.name === '.git') found.add(path.join(dir, e.name));
+    if (dir !== root)
+      for (const e of entries)
+        if (e.name === '.git') {
+          const p = path.join(dir, e.name);
+          found.set(p, inodeOf(p));
+        }
   });
   return found;
+}
+
+function withInodes(root: string, links: Set<string>): Map<string, number> {
+  return new Map([...links].map((l) => [l, inodeOf(path.join(root, l, '.git'))]));
 }
 
 function mtimeOf(p: string): number {
@@ -156,7 +179,8 @@ export class GitGuard {
         commondir: git === 'dir' && existsSync(path.join(root, '.git', 'commondir')),
         modules: git === 'dir' && existsSync(path.join(root, '.git', 'modules')),
         nested: nestedGits(root),
-        gitlinks: git === 'dir' && existsSync(index) ? gitlinksOf(root) : new Set<string>(),
+        gitlinks:
+          git === 'dir' && existsSync(index) ? withInodes(root, gitlinksOf(root)) : new Map<string, number>(),
         indexMtimeMs: mtimeOf(index),
       };
     });
@@ -205,7 +229,12 @@ export class GitGuard {
       );
     // Repositories the command made inside the project, and submodule entries it added to the index:
     // the person's `git status` (which recurses into submodules) or a `cd` there would obey them.
-    for (const git of nestedGits(s.root)) if (!s.nested.has(git)) this.checkRepository(git);
+    // Keyed by inode: a repository moved away and made anew at the same path is a new one.
+    for (const [git, ino] of nestedGits(s.root)) if (s.nested.get(git) !== ino) this.checkRepository(git);
+    for (const [link, ino] of s.gitlinks) {
+      const git = path.join(s.root, link, '.git');
+      if (inodeOf(git) !== ino) this.checkRepository(git);
+    }
     const index = path.join(s.root, '.git', 'index');
     if (s.git === 'dir' && mtimeOf(index) !== s.indexMtimeMs)
       for (const link of gitlinksOf(s.root))
@@ -216,19 +245,29 @@ export class GitGuard {
   private checkRepository(git: string): void {
     const now = kind(git);
     if (now === null) return;
-    if (now === 'file') {
-      this.moveAside(git, 'a .git file points git at a repository elsewhere');
+    if (now !== 'dir') {
+      this.moveAside(git, 'a .git file or link points git at a repository elsewhere');
       return;
     }
     const commondir = path.join(git, 'commondir');
     if (kind(commondir) !== null)
       this.moveAside(commondir, '.git/commondir would point git at another folder’s config and hooks');
     const hooks = path.join(git, 'hooks');
-    if (kind(hooks) === 'dir')
+    const hooksKind = kind(hooks);
+    if (hooksKind === 'dir') {
       for (const name of readdirSync(hooks))
         if (!name.endsWith('.sample')) this.moveAside(path.join(hooks, name), 'git runs its hooks');
+    } else if (hooksKind !== null) this.moveAside(hooks, 'a hooks link or file lets git run what it names');
+    // Only a regular file of a sane size is read: a link could be rewritten later through its
+    // target, and a FIFO would block the main process.
     const config = path.join(git, 'config');
-    if (kind(config) === 'file' && !isHarmlessGitConfig(readFileSync(config, 'utf8')))
+    const configKind = kind(config);
+    if (configKind === 'other')
+      this.moveAside(config, 'a config that is not a plain file could change later');
+    else if (
+      configKind === 'file' &&
+      (statSync(config).size > MAX_CONFIG_BYTES || !isHarmlessGitConfig(readFileSync(config, 'utf8')))
+    )
       this.moveAside(config, 'its config makes git run programs');
   }
 

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test-support/temp';
@@ -228,5 +228,23 @@ describe('settings read key by key', () => {
       permissions: { deny: ['Bash(rm *)'], ask: 'oops', allow: ['Bash(npm test *)'] },
       model: 5,
     });
+  });
+});
+
+describe('"Always allow" and a settings.local.json shipped as a link', () => {
+  it('refuses to read, copy or write through the link; nothing of its target lands in the project', () => {
+    const project = tempDir();
+    const secret = path.join(tempDir(), 'id_rsa');
+    writeFileSync(secret, 'CONTAINS SECRET\n');
+    mkdirSync(path.join(project, '.claude'));
+    symlinkSync(secret, path.join(project, '.claude', 'settings.local.json'));
+    expect(() => addLocalRule(project, 'allow', 'Bash(npm test *)')).toThrow(/not a plain file/);
+    const files = readdirSync(path.join(project, '.claude'));
+    expect(files).toEqual(['settings.local.json']);
+    expect(readFileSync(secret, 'utf8')).toBe('CONTAINS SECRET\n');
+    // Control: a plain file gets the rule.
+    const plain = tempDir();
+    addLocalRule(plain, 'allow', 'Bash(npm test *)');
+    expect(readFileSync(path.join(plain, '.claude', 'settings.local.json'), 'utf8')).toContain('npm test');
   });
 });

@@ -1,7 +1,8 @@
-import { copyFileSync, existsSync } from 'node:fs';
+import { copyFileSync, existsSync, lstatSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import type { PermissionMode } from '@shared/domain/permissions';
 import type { TrustItem } from '@shared/domain/trust';
+import { AppError } from '../../platform/errors';
 import { writeJsonFileAtomic } from '../../platform/json-file';
 import { parseRule, RuleSyntaxError, type PermissionRule, type RuleBehavior, type RuleSource } from './rule';
 import { readJsonObject, readSettingsFile, type ParsedSettings } from './settings-file';
@@ -194,6 +195,19 @@ function withoutItems(s: ParsedSettings, drop: ReadonlySet<string>): ParsedSetti
 
 function editLocal(projectRoot: string, change: (permissions: Record<string, unknown>) => void): void {
   const file = localSettingsFile(projectRoot);
+  // A repository can ship this file as a link (to ~/.ssh/id_rsa, to the person's own settings): then
+  // nothing is read, copied or written through it.
+  let entry: Stats | null = null;
+  try {
+    entry = lstatSync(file);
+  } catch {
+    // Absent: it is created below.
+  }
+  if (entry !== null && !entry.isFile())
+    throw new AppError(
+      'FORBIDDEN',
+      `${file} is not a plain file (a link or something else); Carapace does not write rules through it. Remove it to let "Always allow" create it.`,
+    );
   const read = readJsonObject(file);
   // Only a file that is not a JSON object at all is set aside; any other key, valid or not, is kept.
   if (read.kind === 'unreadable') copyFileSync(file, `${file}.invalid-${Date.now()}`);
