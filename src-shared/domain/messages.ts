@@ -25,6 +25,17 @@ export const ImageBlock = z.object({
 export type ImageBlock = z.infer<typeof ImageBlock>;
 
 /** What the UI shows for a tool's result besides its text; never sent to the model. */
+/** A file change as shown: on an Edit or Write card, and (bounded) in its permission prompt. */
+export const DiffDisplay = z.object({
+  kind: z.literal('diff'),
+  path: z.string(),
+  created: z.boolean(),
+  lines: z.array(z.object({ op: z.enum(['+', '-', ' ', '@']), text: z.string() })),
+  added: z.number(),
+  removed: z.number(),
+});
+export type DiffDisplay = z.infer<typeof DiffDisplay>;
+
 export const ToolDisplay = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('read'),
@@ -34,14 +45,7 @@ export const ToolDisplay = z.discriminatedUnion('kind', [
     totalLines: z.number(),
   }),
   z.object({ kind: z.literal('image'), path: z.string(), mediaType: z.string(), bytes: z.number() }),
-  z.object({
-    kind: z.literal('diff'),
-    path: z.string(),
-    created: z.boolean(),
-    lines: z.array(z.object({ op: z.enum(['+', '-', ' ', '@']), text: z.string() })),
-    added: z.number(),
-    removed: z.number(),
-  }),
+  DiffDisplay,
   z.object({ kind: z.literal('files'), count: z.number(), truncated: z.boolean() }),
   z.object({
     kind: z.literal('bash'),

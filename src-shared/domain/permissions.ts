@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DiffDisplay } from './messages';
 
 /** Claude Code's permission modes. `dontAsk` turns every "ask" into a denial (print mode). */
 export const PermissionMode = z.enum(['default', 'acceptEdits', 'plan', 'bypassPermissions', 'dontAsk']);
@@ -29,13 +30,7 @@ export type DecidedBy = z.infer<typeof DecidedBy>;
  * What an Edit or Write would do to its file, computed by the main process when it asks: the diff
  * against the file as it is (a new file: its whole content), cut to a bounded size.
  */
-export const PermissionPreview = z.object({
-  kind: z.literal('diff'),
-  path: z.string(),
-  created: z.boolean(),
-  lines: z.array(z.object({ op: z.enum(['+', '-', ' ', '@']), text: z.string() })),
-  added: z.number(),
-  removed: z.number(),
+export const PermissionPreview = DiffDisplay.extend({
   /** Lines or characters were left out to keep the preview small; the lines say where. */
   truncated: z.boolean(),
   /** Something the person should know: the call will fail as written, or the file is not shown. */
