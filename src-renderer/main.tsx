@@ -5,7 +5,7 @@ import { ErrorBoundary } from './app/ErrorBoundary';
 import { createClient } from './ipc/client';
 import { subscribe } from './ipc/subscriptions';
 import { bootstrap } from './ipc/actions';
-import { showToast } from './stores/workspace-store';
+import { showToast } from './stores/store';
 import './styles.css';
 
 const client = createClient();

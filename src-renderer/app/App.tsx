@@ -1,4 +1,4 @@
-import { useWorkspace } from '../stores/workspace-store';
+import { useStore } from '../stores/store';
 import { OpenProjectDialog } from '../features/projects/OpenProjectDialog';
 import { Welcome } from '../features/projects/Welcome';
 import { SettingsDialog } from '../features/settings/SettingsDialog';
@@ -14,9 +14,9 @@ export function App() {
   useTheme();
   useShortcuts();
   useMarkSeenOnFocus();
-  const hasProject = useWorkspace((s) => s.project !== null);
-  const connection = useWorkspace((s) => s.connection);
-  const dialog = useWorkspace((s) => s.dialog);
+  const hasProject = useStore((s) => s.project !== null);
+  const connection = useStore((s) => s.connection);
+  const dialog = useStore((s) => s.dialog);
   return (
     <div className="app">
       <Header />

@@ -1,9 +1,9 @@
-import { setLayout, useWorkspace } from '../stores/workspace-store';
+import { useStore } from '../stores/store';
 
 export function Header() {
-  const project = useWorkspace((s) => s.project);
-  const layout = useWorkspace((s) => s.layout);
-  const open = (dialog: 'open-project' | 'settings') => useWorkspace.setState({ dialog });
+  const project = useStore((s) => s.project);
+  const layout = useStore((s) => s.layout);
+  const open = (dialog: 'open-project' | 'settings') => useStore.setState({ dialog });
   return (
     <header className="header">
       <span className="brand" aria-hidden="true">
@@ -18,7 +18,7 @@ export function Header() {
           type="button"
           aria-pressed={layout === 'grid'}
           title="Show every open session at once"
-          onClick={() => setLayout(layout === 'grid' ? 'tabs' : 'grid')}
+          onClick={() => useStore.getState().setLayout(layout === 'grid' ? 'tabs' : 'grid')}
         >
           Side by side
         </button>

@@ -1,7 +1,6 @@
 import { useEffect } from 'react';
 import { closeSession, newSession, openSession, reorderTabs } from '../ipc/actions';
-import { useWorkspace } from '../stores/workspace-store';
-import { toggleTerminal } from '../stores/terminal-store';
+import { useStore } from '../stores/store';
 
 /**
  * Workspace keys: Ctrl/Cmd+T new session, Ctrl/Cmd+W close tab, Ctrl/Cmd+1…9 switch (9 = last),
@@ -10,12 +9,12 @@ import { toggleTerminal } from '../stores/terminal-store';
  */
 export function handleShortcut(e: KeyboardEvent): boolean {
   const mod = e.ctrlKey || e.metaKey;
-  const { tabs, project, dialog } = useWorkspace.getState();
+  const { tabs, project, dialog } = useStore.getState();
   if (!project || dialog !== null) return false;
   const key = e.key.toLowerCase();
   const inTerminal = e.target instanceof Element && e.target.closest('.terminal-panel') !== null;
   if (e.ctrlKey && !e.shiftKey && !e.altKey && e.code === 'Backquote') {
-    if (tabs.active) toggleTerminal(tabs.active);
+    if (tabs.active) useStore.getState().toggleTerminal(tabs.active);
     return true;
   }
   if (inTerminal && mod && !e.altKey && (key === 't' || key === 'w')) return false;

@@ -1,12 +1,12 @@
 import { useEffect } from 'react';
-import { useWorkspace } from '../stores/workspace-store';
+import { useStore } from '../stores/store';
 
 /**
  * Sets `data-theme` on the root to `light` or `dark`: the setting when it pins one, else the system's
  * choice, followed live. CSS keys every colour off that one attribute.
  */
 export function useTheme(): void {
-  const theme = useWorkspace((s) => s.settings?.theme ?? 'system');
+  const theme = useStore((s) => s.settings?.theme ?? 'system');
   useEffect(() => {
     const root = document.documentElement;
     if (theme !== 'system') {

@@ -1,16 +1,16 @@
 import { useEffect } from 'react';
-import { markSeen, useWorkspace } from '../stores/workspace-store';
+import { useStore } from '../stores/store';
 
 /** What is on screen counts as seen: the active tab (or every open one side by side) when the window is visible. */
 export function useMarkSeenOnFocus(): void {
-  const active = useWorkspace((s) => s.tabs.active);
-  const layout = useWorkspace((s) => s.layout);
-  const open = useWorkspace((s) => s.tabs.open);
+  const active = useStore((s) => s.tabs.active);
+  const layout = useStore((s) => s.layout);
+  const open = useStore((s) => s.tabs.open);
   useEffect(() => {
     const mark = () => {
       if (document.hidden) return;
       const visible = layout === 'grid' ? open : active ? [active] : [];
-      visible.forEach(markSeen);
+      visible.forEach((id) => useStore.getState().markSeen(id));
     };
     mark();
     document.addEventListener('visibilitychange', mark);

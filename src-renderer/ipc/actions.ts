@@ -3,12 +3,7 @@ import type { PermissionMode, PermissionResponse, RulesView } from '@shared/doma
 import type { SettingsPatch } from '@shared/domain/settings';
 import type { TrustedFolder } from '@shared/domain/trust';
 import { getClient } from './client';
-import { setTranscript } from '../stores/transcripts-store';
-import { setLog, usePermissions } from '../stores/permissions-store';
-import { setTasks } from '../stores/tasks-store';
-import { setTerminalOpen } from '../stores/terminal-store';
-import { useTrust } from '../stores/trust-store';
-import { applySnapshot, markSeen, showToast, useWorkspace } from '../stores/workspace-store';
+import { showToast, useStore } from '../stores/store';
 
 /** Runs a request; a failure becomes a toast (and `undefined`) instead of an unhandled rejection. */
 async function attempt<T>(what: string, run: () => Promise<T>): Promise<T | undefined> {
@@ -23,7 +18,8 @@ async function attempt<T>(what: string, run: () => Promise<T>): Promise<T | unde
 }
 
 const client = () => getClient();
-const projectId = () => useWorkspace.getState().project?.id ?? null;
+const store = () => useStore.getState();
+const projectId = () => store().project?.id ?? null;
 
 /** Loads everything the window shows; also run after a reconnect, since events may have been missed. */
 export async function bootstrap(): Promise<void> {
@@ -35,10 +31,10 @@ export async function bootstrap(): Promise<void> {
     c.invoke('settings.get', {}),
     c.invoke('projects.current', {}),
   ]);
-  useWorkspace.setState({ appInfo, recent, models, settings });
-  usePermissions.setState({ pending: await c.invoke('permissions.pending', {}) });
+  useStore.setState({ appInfo, recent, models, settings });
+  useStore.setState({ pending: await c.invoke('permissions.pending', {}) });
   if (current) {
-    applySnapshot(current);
+    store().applySnapshot(current);
     await Promise.all([...current.tabs.open.map((id) => loadTranscript(id)), checkTrust(current.project.id)]);
   }
 }
@@ -46,15 +42,97 @@ export async function bootstrap(): Promise<void> {
 export async function loadTranscript(sessionId: string): Promise<void> {
   const result = await attempt('Loading the session', () => client().invoke('sessions.get', { sessionId }));
   if (!result) return;
-  setTranscript(sessionId, result.transcript);
-  useWorkspace.setState((s) => ({ sessions: { ...s.sessions, [sessionId]: result.session } }));
+  // The session's main agent's transcript is keyed by the session's own id.
+  store().setTranscript(sessionId, sessionId, result.transcript);
+  store().setSession(result.session);
   const [tasks, terminal] = await Promise.all([
     attempt('Loading background tasks', () => client().invoke('tasks.list', { sessionId })),
     attempt('Looking for the terminal', () => client().invoke('terminal.find', { sessionId })),
+    loadAgents(sessionId),
+    result.session.coordinator ? loadTeam(sessionId) : undefined,
   ]);
-  if (tasks) setTasks(sessionId, tasks);
+  if (tasks) store().setTasks(sessionId, tasks);
   // A terminal left open before a reload comes back with its screen.
-  if (terminal?.terminalId) setTerminalOpen(sessionId, true);
+  if (terminal?.terminalId) store().setTerminalOpen(sessionId, true);
+}
+
+/** A session's sub-agents and workers (also those of earlier runs, for their cards). */
+export async function loadAgents(sessionId: string): Promise<void> {
+  const list = await attempt('Loading the agents', () => client().invoke('agents.list', { sessionId }));
+  if (list) store().setAgents(sessionId, list);
+}
+
+const agentFetches = new Map<string, Promise<void>>();
+
+/**
+ * Fetches one agent's transcript (live or saved) when the window does not hold it: an agent card
+ * opened after a reload, or a worker's transcript in the team view. One request per agent at a time.
+ */
+export function loadAgentTranscript(sessionId: string, agentId: string): Promise<void> {
+  const key = `${sessionId}/${agentId}`;
+  const running = agentFetches.get(key);
+  if (running) return running;
+  const fetch = (async () => {
+    const items = await attempt("Loading the agent's transcript", () =>
+      client().invoke('agents.transcript', { sessionId, agentId }),
+    );
+    if (items) store().setTranscript(sessionId, agentId, items);
+  })().finally(() => agentFetches.delete(key));
+  agentFetches.set(key, fetch);
+  return fetch;
+}
+
+/** Stops one sub-agent or worker (and those it started); the rest of the session carries on. */
+export async function stopAgent(sessionId: string, agentId: string): Promise<boolean> {
+  const result = await attempt('Stopping the agent', () =>
+    client().invoke('agents.stop', { sessionId, agentId }),
+  );
+  return result?.stopped === true;
+}
+
+export async function loadTeam(sessionId: string): Promise<void> {
+  const team = await attempt('Loading the team', () => client().invoke('teams.get', { sessionId }));
+  if (team) store().setTeam(team);
+}
+
+/** The person writes into a worker's mailbox; the worker reads it at its next turn. */
+export async function messageMember(sessionId: string, to: string, text: string): Promise<boolean> {
+  const message = await attempt(`Messaging ${to}`, () =>
+    client().invoke('teams.message', { sessionId, to, text }),
+  );
+  if (message) store().addTeamMessage(sessionId, message);
+  return message !== undefined;
+}
+
+/** Approves or rejects a worker's submitted plan, with feedback. */
+export async function decidePlan(
+  sessionId: string,
+  member: string,
+  approve: boolean,
+  feedback: string,
+): Promise<boolean> {
+  const message = await attempt(approve ? 'Approving the plan' : 'Rejecting the plan', () =>
+    client().invoke('teams.decidePlan', {
+      sessionId,
+      member,
+      approve,
+      ...(feedback.trim() !== '' ? { feedback: feedback.trim() } : {}),
+    }),
+  );
+  if (message) store().addTeamMessage(sessionId, message);
+  return message !== undefined;
+}
+
+/**
+ * Sends a running session to the background (its tab closes, it keeps working, the window says when
+ * it ends or needs the person) or brings it back.
+ */
+export async function setBackground(sessionId: string, background: boolean): Promise<void> {
+  const session = await attempt(
+    background ? 'Sending the session to the background' : 'Bringing the session back',
+    () => client().invoke('sessions.setBackground', { sessionId, background }),
+  );
+  if (session) store().setSession(session);
 }
 
 export async function stopTask(sessionId: string, taskId: string): Promise<void> {
@@ -64,8 +142,8 @@ export async function stopTask(sessionId: string, taskId: string): Promise<void>
 export async function openProject(path: string): Promise<boolean> {
   const snapshot = await attempt('Opening the project', () => client().invoke('projects.open', { path }));
   if (!snapshot) return false;
-  applySnapshot(snapshot);
-  useWorkspace.setState({ dialog: null });
+  store().applySnapshot(snapshot);
+  useStore.setState({ dialog: null });
   await Promise.all([...snapshot.tabs.open.map((id) => loadTranscript(id)), checkTrust(snapshot.project.id)]);
   return true;
 }
@@ -77,7 +155,7 @@ export async function openProject(path: string): Promise<boolean> {
 export async function checkTrust(projectId: string, always = false): Promise<void> {
   const view = await attempt('Checking folder trust', () => client().invoke('trust.get', { projectId }));
   if (view && (view.pending > 0 || (always && view.items.some((i) => i.state !== 'accepted'))))
-    useTrust.setState({ prompt: view });
+    useStore.setState({ trustPrompt: view });
 }
 
 /**
@@ -92,7 +170,7 @@ export async function decideTrust(
   const view = await attempt('Saving the trust decision', () =>
     client().invoke('trust.decide', { projectId, trust, keys: [...keys] }),
   );
-  if (view) useTrust.setState({ prompt: view.pending > 0 ? view : null });
+  if (view) useStore.setState({ trustPrompt: view.pending > 0 ? view : null });
   return view !== undefined;
 }
 
@@ -104,21 +182,28 @@ export async function revokeTrust(path: string): Promise<TrustedFolder[] | undef
   return attempt('Revoking trust', () => client().invoke('trust.revoke', { path }));
 }
 
-export async function newSession(): Promise<void> {
+/** A new session; a coordinator session runs a team of workers (its only tools are the team tools). */
+export async function newSession(options: { coordinator?: boolean } = {}): Promise<void> {
   const id = projectId();
   if (id === null) return;
-  const session = await attempt('Creating a session', () =>
-    client().invoke('sessions.create', { projectId: id }),
+  const session = await attempt(options.coordinator ? 'Creating a team session' : 'Creating a session', () =>
+    client().invoke('sessions.create', {
+      projectId: id,
+      ...(options.coordinator ? { coordinator: true } : {}),
+    }),
   );
-  if (session) setTranscript(session.id, []);
+  if (!session) return;
+  store().setTranscript(session.id, session.id, []);
+  // Nothing has started yet: every agent it starts is announced from now on.
+  store().setAgents(session.id, []);
 }
 
 export async function openSession(sessionId: string): Promise<void> {
   const id = projectId();
   if (id === null) return;
-  if (!useWorkspace.getState().tabs.open.includes(sessionId)) await loadTranscript(sessionId);
+  if (!store().tabs.open.includes(sessionId)) await loadTranscript(sessionId);
   await attempt('Opening the session', () => client().invoke('tabs.activate', { projectId: id, sessionId }));
-  markSeen(sessionId);
+  store().markSeen(sessionId);
 }
 
 export async function closeSession(sessionId: string): Promise<void> {
@@ -131,7 +216,7 @@ export async function reorderTabs(order: string[]): Promise<void> {
   const id = projectId();
   if (id === null) return;
   // Show the new order at once; the main process's answer (tabs.changed) confirms it.
-  useWorkspace.setState((s) => ({ tabs: { ...s.tabs, open: order } }));
+  useStore.setState((s) => ({ tabs: { ...s.tabs, open: order } }));
   await attempt('Reordering tabs', () => client().invoke('tabs.reorder', { projectId: id, order }));
 }
 
@@ -160,13 +245,13 @@ export async function stopSession(sessionId: string): Promise<void> {
 
 export async function updateSettings(patch: SettingsPatch): Promise<boolean> {
   const settings = await attempt('Saving settings', () => client().invoke('settings.update', patch));
-  if (settings) useWorkspace.setState({ settings });
+  if (settings) useStore.setState({ settings });
   return settings !== undefined;
 }
 
 export async function setApiKey(key: string | null): Promise<boolean> {
   const settings = await attempt('Saving the API key', () => client().invoke('settings.setApiKey', { key }));
-  if (settings) useWorkspace.setState({ settings });
+  if (settings) useStore.setState({ settings });
   return settings !== undefined;
 }
 
@@ -181,7 +266,7 @@ export async function loadPermissionLog(sessionId: string): Promise<void> {
   const entries = await attempt('Loading the permission log', () =>
     client().invoke('permissions.log', { sessionId }),
   );
-  if (entries) setLog(sessionId, entries);
+  if (entries) store().setPermissionLog(sessionId, entries);
 }
 
 export async function loadRules(): Promise<RulesView | undefined> {

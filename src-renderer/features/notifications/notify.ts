@@ -19,3 +19,17 @@ export function notifySessionEnded(session: SessionSummary, preview: string): vo
     // Some browsers only allow notifications from a service worker; the badge still shows the state.
   }
 }
+
+/** A desktop notification that a background session waits for the person (a permission request). */
+export function notifySessionNeedsYou(session: SessionSummary): void {
+  if (typeof Notification === 'undefined' || Notification.permission !== 'granted') return;
+  try {
+    const n = new Notification(`${session.title} needs you`, {
+      body: 'A permission request is waiting in the Inbox.',
+      tag: `carapace-${session.id}-waiting`,
+    });
+    n.onclick = () => window.focus();
+  } catch {
+    // As above: the Inbox and the badge still show it.
+  }
+}

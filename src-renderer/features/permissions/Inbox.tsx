@@ -2,8 +2,7 @@ import { useRef, useState, type KeyboardEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { PermissionRequestView } from '@shared/domain/permissions';
 import { openSession, respondPermission } from '../../ipc/actions';
-import { usePermissions } from '../../stores/permissions-store';
-import { useWorkspace } from '../../stores/workspace-store';
+import { useStore } from '../../stores/store';
 import { ChangePreview } from './ChangePreview';
 
 /** "Always allow" in two steps: the rule is shown (and editable) first; only a second key writes it. */
@@ -66,10 +65,8 @@ function Detail({ request }: { request: PermissionRequestView }) {
  * writes exactly that text, D denies.
  */
 export function Inbox() {
-  const sessions = useWorkspace((s) => s.sessions);
-  const pending = usePermissions(
-    useShallow((s) => s.pending.filter((p) => sessions[p.sessionId] !== undefined)),
-  );
+  const sessions = useStore((s) => s.sessions);
+  const pending = useStore(useShallow((s) => s.pending.filter((p) => sessions[p.sessionId] !== undefined)));
   const [selected, setSelected] = useState(0);
   const [confirming, setConfirming] = useState<Confirming | null>(null);
   const region = useRef<HTMLElement>(null);

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
 import type { PermissionLogEntry } from '@shared/domain/permissions';
 import { addRule, loadPermissionLog } from '../../ipc/actions';
-import { ruleFromEntry, usePermissions } from '../../stores/permissions-store';
-import { useWorkspace } from '../../stores/workspace-store';
+import { useStore } from '../../stores/store';
+import { ruleFromEntry } from '../../stores/permissions-slice';
 
 const EMPTY: PermissionLogEntry[] = [];
 
@@ -41,8 +41,8 @@ function MakeRule({ entry, projectRoot }: { entry: PermissionLogEntry; projectRo
 
 /** Who or what decided each tool call of the session, under which rule; approvals can become rules. */
 export function PermissionLog({ sessionId }: { sessionId: string }) {
-  const entries = usePermissions((s) => s.logs[sessionId] ?? EMPTY);
-  const projectRoot = useWorkspace((s) => s.project?.path ?? '');
+  const entries = useStore((s) => s.permissionLogs[sessionId] ?? EMPTY);
+  const projectRoot = useStore((s) => s.project?.path ?? '');
   useEffect(() => {
     void loadPermissionLog(sessionId);
   }, [sessionId]);

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { PermissionRequestView } from '@shared/domain/permissions';
 import { respondPermission } from '../../ipc/actions';
-import { usePermissions } from '../../stores/permissions-store';
+import { useStore } from '../../stores/store';
 import { ChangePreview } from './ChangePreview';
 
 function Prompt({ request, queued }: { request: PermissionRequestView; queued: number }) {
@@ -75,7 +75,7 @@ function Prompt({ request, queued }: { request: PermissionRequestView; queued: n
 
 /** The oldest pending request of one session, above its composer; the session waits, others run on. */
 export function PermissionPrompt({ sessionId }: { sessionId: string }) {
-  const pending = usePermissions(useShallow((s) => s.pending.filter((p) => p.sessionId === sessionId)));
+  const pending = useStore(useShallow((s) => s.pending.filter((p) => p.sessionId === sessionId)));
   const first = pending[0];
   if (!first) return null;
   return <Prompt key={first.id} request={first} queued={pending.length - 1} />;

@@ -3,20 +3,20 @@ import type { DirectoryListing } from '@shared/domain/project';
 import { Dialog } from '../../components/Dialog';
 import { getClient } from '../../ipc/client';
 import { openProject } from '../../ipc/actions';
-import { useWorkspace } from '../../stores/workspace-store';
+import { useStore } from '../../stores/store';
 
 /**
  * Chooses a project folder. The browser cannot see the disk in serve mode, so folders are listed by
  * the main process; the desktop app also offers its native picker.
  */
 export function OpenProjectDialog() {
-  const appInfo = useWorkspace((s) => s.appInfo);
-  const recent = useWorkspace((s) => s.recent);
-  const current = useWorkspace((s) => s.project);
+  const appInfo = useStore((s) => s.appInfo);
+  const recent = useStore((s) => s.recent);
+  const current = useStore((s) => s.project);
   const [path, setPath] = useState(current?.path ?? appInfo?.homeDir ?? '');
   const [listing, setListing] = useState<DirectoryListing | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
-  const close = () => useWorkspace.setState({ dialog: null });
+  const close = () => useStore.setState({ dialog: null });
 
   const browse = useCallback((dir: string | undefined) => {
     getClient()

@@ -1,7 +1,7 @@
 import type { TrustItemKind } from '@shared/domain/trust';
 import { Dialog } from '../../components/Dialog';
 import { decideTrust } from '../../ipc/actions';
-import { useTrust } from '../../stores/trust-store';
+import { useStore } from '../../stores/store';
 
 const KIND_LABEL: Record<TrustItemKind, string> = {
   allow: 'Allow rules',
@@ -19,10 +19,10 @@ const ORDER = Object.keys(KIND_LABEL) as TrustItemKind[];
  * without an answer decides nothing (it asks again next time).
  */
 export function TrustDialog() {
-  const prompt = useTrust((s) => s.prompt);
+  const prompt = useStore((s) => s.trustPrompt);
   if (!prompt) return null;
   const items = prompt.items.filter((i) => i.state !== 'accepted');
-  const close = () => useTrust.setState({ prompt: null });
+  const close = () => useStore.setState({ trustPrompt: null });
   // The decision covers what is listed here and nothing else.
   const shown = items.map((i) => i.key);
   return (

@@ -1,8 +1,8 @@
 import { openProject } from '../../ipc/actions';
-import { useWorkspace } from '../../stores/workspace-store';
+import { useStore } from '../../stores/store';
 
 export function Welcome() {
-  const recent = useWorkspace((s) => s.recent);
+  const recent = useStore((s) => s.recent);
   return (
     <main className="welcome">
       <h1>Carapace</h1>
@@ -10,11 +10,7 @@ export function Welcome() {
         Supervise AI coding agents: open a project folder, start sessions side by side, watch what each one
         does and costs.
       </p>
-      <button
-        type="button"
-        className="primary"
-        onClick={() => useWorkspace.setState({ dialog: 'open-project' })}
-      >
+      <button type="button" className="primary" onClick={() => useStore.setState({ dialog: 'open-project' })}>
         Open project…
       </button>
       {recent.length > 0 ? (

@@ -1,13 +1,13 @@
 import { isWorking } from '@shared/domain/session';
 import { requestNotificationPermission } from '../notifications/notify';
 import { sendMessage, stopSession } from '../../ipc/actions';
-import { useWorkspace } from '../../stores/workspace-store';
+import { useStore } from '../../stores/store';
 import { setDraft, useDrafts } from './drafts';
 
 /** The message box: Enter sends, Shift+Enter is a new line, Escape stops a running reply. */
 export function Composer({ sessionId }: { sessionId: string }) {
   const draft = useDrafts((s) => s.drafts[sessionId] ?? '');
-  const working = useWorkspace((s) => isWorking(s.sessions[sessionId]?.activity));
+  const working = useStore((s) => isWorking(s.sessions[sessionId]?.activity));
 
   const send = async () => {
     const text = draft.trim();

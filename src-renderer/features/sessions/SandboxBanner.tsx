@@ -1,4 +1,4 @@
-import { useWorkspace } from '../../stores/workspace-store';
+import { useStore } from '../../stores/store';
 import { useProjectQuery } from './useProjectQuery';
 
 /**
@@ -7,7 +7,7 @@ import { useProjectQuery } from './useProjectQuery';
  * Re-checked when the window regains focus, since settings files are edited outside the app.
  */
 export function SandboxBanner() {
-  const projectId = useWorkspace((s) => s.project?.id ?? null);
+  const projectId = useStore((s) => s.project?.id ?? null);
   const view = useProjectQuery('sandbox.status', projectId);
   if (!view || (view.enabled && view.available)) return null;
   const why = view.enabled

@@ -1,10 +1,9 @@
 import { useState } from 'react';
-import { useWorkspace } from '../../stores/workspace-store';
+import { useStore } from '../../stores/store';
 import { PermissionLog } from '../permissions/PermissionLog';
 import { PermissionPrompt } from '../permissions/PermissionPrompt';
 import { TasksPanel } from '../tasks/TasksPanel';
 import { TerminalPanel } from '../terminal/TerminalPanel';
-import { toggleTerminal, useTerminals } from '../../stores/terminal-store';
 import { Transcript } from '../transcript/Transcript';
 import { BypassBanner } from './BypassBanner';
 import { Composer } from './Composer';
@@ -13,11 +12,11 @@ import { openSession } from '../../ipc/actions';
 
 /** One session: its transcript and its composer. */
 export function SessionView({ sessionId }: { sessionId: string }) {
-  const title = useWorkspace((s) => s.sessions[sessionId]?.title ?? 'Session');
-  const layout = useWorkspace((s) => s.layout);
-  const active = useWorkspace((s) => s.tabs.active === sessionId);
+  const title = useStore((s) => s.sessions[sessionId]?.title ?? 'Session');
+  const layout = useStore((s) => s.layout);
+  const active = useStore((s) => s.tabs.active === sessionId);
   const [showLog, setShowLog] = useState(false);
-  const terminal = useTerminals((s) => s.open[sessionId] === true);
+  const terminal = useStore((s) => s.terminalOpen[sessionId] === true);
   return (
     <section
       role="tabpanel"
@@ -35,7 +34,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
           className="link"
           aria-pressed={terminal}
           title="Ctrl+`"
-          onClick={() => toggleTerminal(sessionId)}
+          onClick={() => useStore.getState().toggleTerminal(sessionId)}
         >
           Terminal
         </button>

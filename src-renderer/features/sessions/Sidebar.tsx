@@ -1,13 +1,13 @@
 import { useShallow } from 'zustand/react/shallow';
 import { formatSessionCost } from '@shared/domain/cost';
 import { openSession } from '../../ipc/actions';
-import { useWorkspace } from '../../stores/workspace-store';
+import { useStore } from '../../stores/store';
 import { Inbox } from '../permissions/Inbox';
 import { labelWithBadge, StateBadge, useBadge } from './StateBadge';
 
 function SidebarEntry({ sessionId }: { sessionId: string }) {
-  const session = useWorkspace((s) => s.sessions[sessionId]);
-  const active = useWorkspace((s) => s.tabs.active === sessionId);
+  const session = useStore((s) => s.sessions[sessionId]);
+  const active = useStore((s) => s.tabs.active === sessionId);
   const badge = useBadge(sessionId);
   if (!session) return null;
   return (
@@ -31,7 +31,7 @@ function SidebarEntry({ sessionId }: { sessionId: string }) {
 
 /** Every session of the project, newest activity first, whether or not its tab is open. */
 export function Sidebar() {
-  const ids = useWorkspace(
+  const ids = useStore(
     useShallow((s) =>
       Object.values(s.sessions)
         .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.createdAt.localeCompare(a.createdAt))

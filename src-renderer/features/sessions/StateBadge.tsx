@@ -1,8 +1,9 @@
-import { BADGE_LABELS, badgeFor, useWorkspace, type Badge } from '../../stores/workspace-store';
+import { useStore } from '../../stores/store';
+import { BADGE_LABELS, badgeFor, type Badge } from '../../stores/workspace-slice';
 
 /** The badge of a session, for labels and attributes. */
 export function useBadge(sessionId: string): Badge {
-  return useWorkspace((s) => {
+  return useStore((s) => {
     const session = s.sessions[sessionId];
     return session ? badgeFor(session, s.unseen[sessionId] === true) : 'idle';
   });

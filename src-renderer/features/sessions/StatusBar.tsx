@@ -3,7 +3,7 @@ import type { PermissionMode } from '@shared/domain/permissions';
 import { isWorking, type SessionActivity } from '@shared/domain/session';
 import { totalTokens } from '@shared/domain/usage';
 import { setPermissionMode, setSessionModel } from '../../ipc/actions';
-import { useWorkspace } from '../../stores/workspace-store';
+import { useStore } from '../../stores/store';
 import { usePermissionModes } from './usePermissionModes';
 
 const MODES: { id: PermissionMode; label: string }[] = [
@@ -24,9 +24,9 @@ const ACTIVITY: Record<SessionActivity, string> = {
 
 /** Model, permission mode, state, tokens and cost of the active session. */
 export function StatusBar() {
-  const session = useWorkspace((s) => (s.tabs.active ? s.sessions[s.tabs.active] : undefined));
-  const models = useWorkspace((s) => s.models);
-  const modes = usePermissionModes(useWorkspace((s) => s.project?.id ?? null));
+  const session = useStore((s) => (s.tabs.active ? s.sessions[s.tabs.active] : undefined));
+  const models = useStore((s) => s.models);
+  const modes = usePermissionModes(useStore((s) => s.project?.id ?? null));
   // A policy can disable bypass; the option stays listed (disabled, with the reason) so it is clear why.
   const bypassOff = modes !== null && !modes.bypassAvailable;
   if (!session) return <footer className="statusbar" aria-label="Status bar" />;

@@ -1,6 +1,6 @@
 import { useRef, useState, type KeyboardEvent } from 'react';
 import { closeSession, newSession, openSession, renameSession, reorderTabs } from '../../ipc/actions';
-import { useWorkspace } from '../../stores/workspace-store';
+import { useStore } from '../../stores/store';
 import { labelWithBadge, StateBadge, useBadge } from './StateBadge';
 
 export const tabId = (sessionId: string) => `tab-${sessionId}`;
@@ -32,13 +32,13 @@ function RenameField({ initial, onDone }: { initial: string; onDone: (title: str
 }
 
 function Tab({ sessionId, index }: { sessionId: string; index: number }) {
-  const title = useWorkspace((s) => s.sessions[sessionId]?.title ?? 'Session');
-  const selected = useWorkspace((s) => s.tabs.active === sessionId);
+  const title = useStore((s) => s.sessions[sessionId]?.title ?? 'Session');
+  const selected = useStore((s) => s.tabs.active === sessionId);
   const badge = useBadge(sessionId);
   const [renaming, setRenaming] = useState(false);
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
-    const { open } = useWorkspace.getState().tabs;
+    const { open } = useStore.getState().tabs;
     if (e.key === 'F2') {
       e.preventDefault();
       setRenaming(true);
@@ -72,7 +72,7 @@ function Tab({ sessionId, index }: { sessionId: string; index: number }) {
       onDrop={(e) => {
         e.preventDefault();
         const moved = e.dataTransfer.getData('application/x-carapace-tab');
-        const order = useWorkspace.getState().tabs.open.filter((id) => id !== moved);
+        const order = useStore.getState().tabs.open.filter((id) => id !== moved);
         if (!moved || moved === sessionId) return;
         order.splice(order.indexOf(sessionId), 0, moved);
         void reorderTabs(order);
@@ -113,7 +113,7 @@ function Tab({ sessionId, index }: { sessionId: string; index: number }) {
 }
 
 export function TabStrip() {
-  const open = useWorkspace((s) => s.tabs.open);
+  const open = useStore((s) => s.tabs.open);
   return (
     <div className="tabstrip">
       <div role="tablist" aria-label="Open sessions" className="tabs">

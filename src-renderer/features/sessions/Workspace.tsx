@@ -1,4 +1,4 @@
-import { useWorkspace } from '../../stores/workspace-store';
+import { useStore } from '../../stores/store';
 import { SessionView } from './SessionView';
 import { SandboxBanner } from './SandboxBanner';
 import { Sidebar } from './Sidebar';
@@ -8,9 +8,9 @@ import { newSession } from '../../ipc/actions';
 
 /** Sidebar, tab strip, the session panel(s) and the status bar of one open project. */
 export function Workspace() {
-  const open = useWorkspace((s) => s.tabs.open);
-  const active = useWorkspace((s) => s.tabs.active);
-  const layout = useWorkspace((s) => s.layout);
+  const open = useStore((s) => s.tabs.open);
+  const active = useStore((s) => s.tabs.active);
+  const layout = useStore((s) => s.layout);
   // Tabs show one panel; "side by side" tiles every open session so many can be watched at once.
   const shown = layout === 'grid' ? open : active ? [active] : [];
   return (

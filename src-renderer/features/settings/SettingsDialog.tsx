@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { ThemePreference } from '@shared/domain/settings';
 import { Dialog } from '../../components/Dialog';
 import { setApiKey, updateSettings } from '../../ipc/actions';
-import { useWorkspace } from '../../stores/workspace-store';
+import { useStore } from '../../stores/store';
 import { RulesSection } from '../permissions/RulesSection';
 import { TrustedFolders } from './TrustedFolders';
 
@@ -13,14 +13,14 @@ const KEY_SOURCE: Record<string, string> = {
 };
 
 export function SettingsDialog() {
-  const settings = useWorkspace((s) => s.settings);
-  const models = useWorkspace((s) => s.models);
-  const hasProject = useWorkspace((s) => s.project !== null);
+  const settings = useStore((s) => s.settings);
+  const models = useStore((s) => s.models);
+  const hasProject = useStore((s) => s.project !== null);
   const [key, setKey] = useState('');
   const [baseUrl, setBaseUrl] = useState(
     settings?.baseUrlSource === 'settings' ? (settings.anthropicBaseUrl ?? '') : '',
   );
-  const close = () => useWorkspace.setState({ dialog: null });
+  const close = () => useStore.setState({ dialog: null });
   if (!settings) return null;
 
   return (

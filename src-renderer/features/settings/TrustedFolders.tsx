@@ -1,12 +1,12 @@
 import { useEffect, useState } from 'react';
 import type { TrustedFolder } from '@shared/domain/trust';
 import { checkTrust, listTrustedFolders, revokeTrust } from '../../ipc/actions';
-import { useWorkspace } from '../../stores/workspace-store';
+import { useStore } from '../../stores/store';
 
 /** Folders whose own settings were trusted (or declined), each revocable; revoking asks again next open. */
 export function TrustedFolders() {
   const [folders, setFolders] = useState<TrustedFolder[] | null>(null);
-  const project = useWorkspace((s) => s.project);
+  const project = useStore((s) => s.project);
   useEffect(() => {
     void listTrustedFolders().then((f) => f && setFolders(f));
   }, []);
@@ -42,7 +42,7 @@ export function TrustedFolders() {
         <button
           type="button"
           onClick={() => {
-            useWorkspace.setState({ dialog: null });
+            useStore.setState({ dialog: null });
             void checkTrust(project.id, true);
           }}
         >

@@ -1,7 +1,7 @@
 import { memo, useLayoutEffect, useRef } from 'react';
 import type { TaskView } from '@shared/domain/session';
 import { stopTask } from '../../ipc/actions';
-import { useTasks } from '../../stores/tasks-store';
+import { useStore } from '../../stores/store';
 
 const EMPTY: TaskView[] = [];
 
@@ -13,7 +13,7 @@ const STATUS: Record<TaskView['status'], string> = {
 };
 
 const TaskRow = memo(function TaskRow({ task }: { task: TaskView }) {
-  const output = useTasks((s) => s.output[task.id] ?? '');
+  const output = useStore((s) => s.taskOutput[task.id] ?? '');
   const pre = useRef<HTMLPreElement>(null);
   // Follow the output as it grows, like a terminal.
   useLayoutEffect(() => {
@@ -53,7 +53,7 @@ const TaskRow = memo(function TaskRow({ task }: { task: TaskView }) {
 
 /** A session's background commands with their live output; running ones can be stopped. */
 export function TasksPanel({ sessionId }: { sessionId: string }) {
-  const tasks = useTasks((s) => s.bySession[sessionId] ?? EMPTY);
+  const tasks = useStore((s) => s.tasks[sessionId] ?? EMPTY);
   if (tasks.length === 0) return null;
   const running = tasks.filter((t) => t.status === 'running').length;
   return (

@@ -3,8 +3,7 @@ import { FitAddon } from '@xterm/addon-fit';
 import { Terminal, type ITheme } from '@xterm/xterm';
 import '@xterm/xterm/css/xterm.css';
 import { getClient } from '../../ipc/client';
-import { showToast, useWorkspace } from '../../stores/workspace-store';
-import { setTerminalOpen } from '../../stores/terminal-store';
+import { showToast, useStore } from '../../stores/store';
 import { AckBatcher } from './ack-batcher';
 
 function themeFromCss(): ITheme {
@@ -47,7 +46,7 @@ type Status = { kind: 'starting' } | { kind: 'running' } | { kind: 'exited'; cod
  */
 export function TerminalPanel({ sessionId }: { sessionId: string }) {
   const host = useRef<HTMLDivElement>(null);
-  const gpu = useWorkspace((s) => s.settings?.terminalGpu ?? true);
+  const gpu = useStore((s) => s.settings?.terminalGpu ?? true);
   const [status, setStatus] = useState<Status>({ kind: 'starting' });
   const [generation, setGeneration] = useState(0);
   const terminalIdRef = useRef<string | null>(null);
@@ -160,7 +159,7 @@ export function TerminalPanel({ sessionId }: { sessionId: string }) {
       })
       .catch((error: unknown) => {
         showToast(`Opening the terminal: ${error instanceof Error ? error.message : String(error)}`);
-        setTerminalOpen(sessionId, false);
+        useStore.getState().setTerminalOpen(sessionId, false);
       });
 
     return () => {
@@ -180,7 +179,7 @@ export function TerminalPanel({ sessionId }: { sessionId: string }) {
       void getClient()
         .invoke('terminal.close', { terminalId: id })
         .catch(() => undefined);
-    setTerminalOpen(sessionId, false);
+    useStore.getState().setTerminalOpen(sessionId, false);
   };
 
   return (
@@ -213,7 +212,7 @@ export function TerminalPanel({ sessionId }: { sessionId: string }) {
         <button
           type="button"
           className="small"
-          onClick={() => setTerminalOpen(sessionId, false)}
+          onClick={() => useStore.getState().setTerminalOpen(sessionId, false)}
           title="Hide (Ctrl+`); the shell keeps running"
         >
           Hide

@@ -1,10 +1,10 @@
 import { memo } from 'react';
 import type { ToolDisplay, ToolResultBlock, ToolUseBlock } from '@shared/domain/messages';
-import { useTranscripts } from '../../stores/transcripts-store';
+import { useToolProgress, useToolResult } from '../../stores/selectors';
 import { DiffView } from './DiffView';
 import { displaySummary, formatDuration, toolSummary } from './tool-views';
 
-function resultText(result: ToolResultBlock): string {
+export function resultText(result: ToolResultBlock): string {
   if (typeof result.content === 'string') return result.content;
   return result.content.map((b) => (b.type === 'text' ? b.text : '[image]')).join('\n');
 }
@@ -27,15 +27,18 @@ function TodoView({ display }: { display: Extract<ToolDisplay, { kind: 'todos' }
  */
 export const ToolCard = memo(function ToolCard({
   sessionId,
+  agentId,
   block,
   running,
 }: {
   sessionId: string;
+  /** The agent that made the call (the session's id for its main agent). */
+  agentId: string;
   block: ToolUseBlock;
   running: boolean;
 }) {
-  const result = useTranscripts((s) => s.results[sessionId]?.[block.id]);
-  const progress = useTranscripts((s) => (result ? undefined : s.progress[block.id]));
+  const result = useToolResult(sessionId, agentId, block.id);
+  const progress = useToolProgress(sessionId, agentId, block.id);
   const state = result ? (result.is_error ? 'error' : 'done') : running ? 'running' : 'pending';
   const display = result?.meta?.display;
   const detail = displaySummary(display);
@@ -72,7 +75,7 @@ export const ToolCard = memo(function ToolCard({
           <summary className="tool-label">Input</summary>
           <pre>{JSON.stringify(block.input, null, 2)}</pre>
         </details>
-        {progress ? (
+        {progress && !result ? (
           <div className="tool-section">
             <div className="tool-label">Output so far</div>
             <pre className="tool-output">{progress}</pre>

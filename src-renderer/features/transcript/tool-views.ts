@@ -23,6 +23,7 @@ const SUMMARIES: Record<string, (input: Record<string, unknown>) => string> = {
   Grep: (i) => `/${str(i['pattern'])}/${i['glob'] ? ` in ${str(i['glob'])}` : ''}`,
   Bash: (i) => str(i['description']) || str(i['command']),
   TodoWrite: (i) => `${Array.isArray(i['todos']) ? i['todos'].length : 0} items`,
+  Agent: (i) => str(i['description']) || str(i['subagent_type']),
 };
 
 export function toolSummary(block: ToolUseBlock): string {
@@ -50,9 +51,20 @@ export function displaySummary(display: ToolDisplay | undefined): string | null 
       return display.timedOut ? 'timed out' : `exit ${String(display.exitCode)}`;
     case 'todos':
       return `${display.todos.filter((t) => t.status === 'completed').length}/${display.todos.length} done`;
+    case 'agent':
+      return display.verdict ? `${display.agentType}, ${display.verdict}` : display.agentType;
   }
 }
 
 export function formatDuration(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** A running time as a person reads it: "42 s", "3 min 05 s", "1 h 02 min". */
+export function formatElapsed(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  if (s < 60) return `${s} s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m} min ${String(s % 60).padStart(2, '0')} s`;
+  return `${Math.floor(m / 60)} h ${String(m % 60).padStart(2, '0')} min`;
 }

@@ -1,35 +1,32 @@
-import { create } from 'zustand';
+import type { StateCreator } from 'zustand';
 import type { PermissionLogEntry, PermissionRequestView } from '@shared/domain/permissions';
 
-export interface PermissionsState {
+export interface PermissionsSlice {
   /** Every pending request, oldest first. */
   pending: PermissionRequestView[];
   /** Permission logs of the sessions whose log was opened. */
-  logs: Record<string, PermissionLogEntry[]>;
+  permissionLogs: Record<string, PermissionLogEntry[]>;
+  addPending(request: PermissionRequestView): void;
+  removePending(requestId: string): void;
+  setPermissionLog(sessionId: string, entries: PermissionLogEntry[]): void;
+  /** A new entry joins a log only when that log is loaded (else it is fetched whole when opened). */
+  appendPermissionLog(sessionId: string, entry: PermissionLogEntry): void;
 }
 
-export const usePermissions = create<PermissionsState>()(() => ({ pending: [], logs: {} }));
-
-export function addPending(request: PermissionRequestView): void {
-  usePermissions.setState((s) =>
-    s.pending.some((p) => p.id === request.id) ? s : { pending: [...s.pending, request] },
-  );
-}
-
-export function removePending(requestId: string): void {
-  usePermissions.setState((s) => ({ pending: s.pending.filter((p) => p.id !== requestId) }));
-}
-
-export function setLog(sessionId: string, entries: PermissionLogEntry[]): void {
-  usePermissions.setState((s) => ({ logs: { ...s.logs, [sessionId]: entries } }));
-}
-
-export function appendLog(sessionId: string, entry: PermissionLogEntry): void {
-  usePermissions.setState((s) => {
-    const current = s.logs[sessionId];
-    return current ? { logs: { ...s.logs, [sessionId]: [...current, entry] } } : s;
-  });
-}
+export const createPermissionsSlice: StateCreator<PermissionsSlice> = (set) => ({
+  pending: [],
+  permissionLogs: {},
+  addPending: (request) =>
+    set((s) => (s.pending.some((p) => p.id === request.id) ? s : { pending: [...s.pending, request] })),
+  removePending: (requestId) => set((s) => ({ pending: s.pending.filter((p) => p.id !== requestId) })),
+  setPermissionLog: (sessionId, entries) =>
+    set((s) => ({ permissionLogs: { ...s.permissionLogs, [sessionId]: entries } })),
+  appendPermissionLog: (sessionId, entry) =>
+    set((s) => {
+      const current = s.permissionLogs[sessionId];
+      return current ? { permissionLogs: { ...s.permissionLogs, [sessionId]: [...current, entry] } } : s;
+    }),
+});
 
 /**
  * A rule a person could write from a logged call: for Bash, the rule the main process offered when it

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionSummary } from '@shared/domain/session';
-import { badgeFor, initialWorkspaceState, isInView } from './workspace-store';
+import { badgeFor, initialWorkspaceState, isInView } from './workspace-slice';
 
 const session = (over: Partial<SessionSummary>): SessionSummary => ({
   id: 's',
@@ -17,6 +17,8 @@ const session = (over: Partial<SessionSummary>): SessionSummary => ({
   costKind: 'demo',
   messageCount: 0,
   lastError: null,
+  coordinator: false,
+  background: false,
   ...over,
 });
 

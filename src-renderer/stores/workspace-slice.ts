@@ -1,4 +1,4 @@
-import { create } from 'zustand';
+import type { StateCreator } from 'zustand';
 import type { ModelInfo } from '@shared/domain/models';
 import type { ProjectInfo } from '@shared/domain/project';
 import { isWorking, type SessionSummary } from '@shared/domain/session';
@@ -14,6 +14,7 @@ export interface Toast {
   text: string;
 }
 
+/** The window's picture of the open project: sessions, tabs, settings, and what is on screen. */
 export interface WorkspaceState {
   connection: ConnectionState;
   appInfo: AppInfo | null;
@@ -29,6 +30,15 @@ export interface WorkspaceState {
   toasts: Toast[];
   /** Which dialog is open, if any. */
   dialog: 'open-project' | 'settings' | null;
+}
+
+export interface WorkspaceSlice extends WorkspaceState {
+  applySnapshot(snapshot: WorkspaceSnapshot): void;
+  setSession(session: SessionSummary): void;
+  setLayout(layout: Layout): void;
+  showToast(text: string): void;
+  dismissToast(id: number): void;
+  markSeen(sessionId: string): void;
 }
 
 export const initialWorkspaceState: WorkspaceState = {
@@ -57,52 +67,46 @@ function storedLayout(): Layout {
   }
 }
 
-export const useWorkspace = create<WorkspaceState>()(() => ({
+let toastId = 0;
+
+export const createWorkspaceSlice: StateCreator<WorkspaceSlice> = (set, get) => ({
   ...initialWorkspaceState,
   layout: storedLayout(),
-}));
-
-export function applySnapshot(snapshot: WorkspaceSnapshot): void {
-  useWorkspace.setState({
-    project: snapshot.project,
-    sessions: Object.fromEntries(snapshot.sessions.map((s) => [s.id, s])),
-    tabs: snapshot.tabs,
-  });
-}
-
-export function setLayout(layout: Layout): void {
-  useWorkspace.setState({ layout });
-  try {
-    localStorage.setItem(LAYOUT_KEY, layout);
-  } catch {
-    // Storage may be unavailable (private mode); the choice then lasts for this page only.
-  }
-}
-
-let toastId = 0;
-export function showToast(text: string): void {
-  const toast = { id: ++toastId, text };
-  useWorkspace.setState((s) => ({ toasts: [...s.toasts, toast].slice(-5) }));
-  setTimeout(() => dismissToast(toast.id), 8000);
-}
-
-export function dismissToast(id: number): void {
-  useWorkspace.setState((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) }));
-}
+  applySnapshot: (snapshot) =>
+    set({
+      project: snapshot.project,
+      sessions: Object.fromEntries(snapshot.sessions.map((s) => [s.id, s])),
+      tabs: snapshot.tabs,
+    }),
+  setSession: (session) => set((s) => ({ sessions: { ...s.sessions, [session.id]: session } })),
+  setLayout: (layout) => {
+    set({ layout });
+    try {
+      localStorage.setItem(LAYOUT_KEY, layout);
+    } catch {
+      // Storage may be unavailable (private mode); the choice then lasts for this page only.
+    }
+  },
+  showToast: (text) => {
+    const toast = { id: ++toastId, text };
+    set((s) => ({ toasts: [...s.toasts, toast].slice(-5) }));
+    setTimeout(() => get().dismissToast(toast.id), 8000);
+  },
+  dismissToast: (id) => set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) })),
+  markSeen: (sessionId) => {
+    if (!get().unseen[sessionId]) return;
+    set((s) => {
+      const unseen = { ...s.unseen };
+      delete unseen[sessionId];
+      return { unseen };
+    });
+  },
+});
 
 /** Whether a person can see this session right now. */
 export function isInView(state: WorkspaceState, sessionId: string, documentHidden: boolean): boolean {
   if (documentHidden) return false;
   return state.layout === 'grid' ? state.tabs.open.includes(sessionId) : state.tabs.active === sessionId;
-}
-
-export function markSeen(sessionId: string): void {
-  if (!useWorkspace.getState().unseen[sessionId]) return;
-  useWorkspace.setState((s) => {
-    const unseen = { ...s.unseen };
-    delete unseen[sessionId];
-    return { unseen };
-  });
 }
 
 export type Badge = 'working' | 'waiting' | 'error' | 'unseen' | 'idle';
