@@ -1,11 +1,12 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import type { PermissionMode } from '@shared/domain/permissions';
 import { tempDir } from '../../test-support/temp';
 import { toolContext } from '../../test-support/tool-context';
 import { builtinTools } from '../tools/registry';
-import type { AnyTool } from '../tools/tool';
+import { buildTool, type AnyTool, type ToolOutput } from '../tools/tool';
 import { PermissionEngine, type EngineContext } from './engine';
 import {
   bashPatternMatches,
@@ -37,6 +38,7 @@ function engine(
     ctx,
     bash: (command: string) => e.decide(tool('Bash'), { command }, ctx),
     run: (name: string, input: Record<string, unknown>) => e.decide(tool(name), input, ctx),
+    call: (t: AnyTool, input: Record<string, unknown>) => e.decide(t, input, ctx),
     filter: () => e.filterTools(builtinTools()).map((t) => t.name),
   };
 }
@@ -190,6 +192,55 @@ describe('PermissionEngine', () => {
     expect(await e.run('Write', { file_path: '/tmp/elsewhere.txt', content: 'x' })).toMatchObject({
       behavior: 'ask',
     });
+  });
+
+  it('matches Agent(type) rules on the call’s subagent_type, exactly; a bare Agent rule on every call', async () => {
+    // A stand-in with the Agent tool's name, fields and read-only answer (the real one needs a spawner).
+    const agent = buildTool({
+      name: 'Agent',
+      description: 'Starts a sub-agent',
+      inputSchema: z.object({ description: z.string(), prompt: z.string(), subagent_type: z.string() }),
+      isReadOnly: () => true,
+      // eslint-disable-next-line require-yield, @typescript-eslint/require-await -- never run: only permissions are checked
+      async *call(): AsyncGenerator<never, ToolOutput> {
+        return { content: '' };
+      },
+    }) as AnyTool;
+    const decide = (rules: [RuleBehavior, string][], type: string) =>
+      engine(rules).call(agent, { description: 'look', prompt: 'find x', subagent_type: type });
+    // No rule: it only starts an agent, whose own calls are each checked.
+    expect(await decide([], 'Explore')).toMatchObject({ behavior: 'allow', decidedBy: 'default' });
+    const deny: [RuleBehavior, string][] = [['deny', 'Agent(Explore)']];
+    expect(await decide(deny, 'Explore')).toMatchObject({
+      behavior: 'deny',
+      rule: { text: 'Agent(Explore)' },
+    });
+    expect(await decide(deny, 'Plan')).toMatchObject({ behavior: 'allow', decidedBy: 'default' });
+    expect(await decide(deny, 'explore')).toMatchObject({ behavior: 'allow' }); // exact, not case-folded
+    const ask: [RuleBehavior, string][] = [['ask', 'Agent(my-agent)']];
+    expect(await decide(ask, 'my-agent')).toMatchObject({
+      behavior: 'ask',
+      rule: { text: 'Agent(my-agent)' },
+    });
+    expect(await decide(ask, 'my-agent-2')).toMatchObject({ behavior: 'allow' });
+    const allow: [RuleBehavior, string][] = [['allow', 'Agent(Plan)']];
+    expect(await decide(allow, 'Plan')).toMatchObject({
+      behavior: 'allow',
+      decidedBy: 'rule',
+      rule: { text: 'Agent(Plan)' },
+    });
+    expect(await decide(allow, 'Explore')).toMatchObject({ behavior: 'allow', decidedBy: 'default' });
+    // Deny before allow, and a bare Agent rule covers every type.
+    expect(
+      await decide(
+        [
+          ['allow', 'Agent(Plan)'],
+          ['deny', 'Agent'],
+        ],
+        'Plan',
+      ),
+    ).toMatchObject({ behavior: 'deny' });
+    expect(await decide([['ask', 'Agent']], 'general-purpose')).toMatchObject({ behavior: 'ask' });
   });
 
   it('removes tools denied outright from the tool pool', () => {

@@ -290,6 +290,8 @@ export class PermissionEngine {
     };
     const specMatches = (r: PermissionRule): boolean => {
       if (r.specifier === null) return true;
+      // `Agent(Explore)`, `Agent(my-agent)`: the specifier names an agent type, matched exactly.
+      if (tool.name === 'Agent') return r.specifier === str(input['subagent_type']);
       if (url !== null && r.specifier.startsWith('domain:')) return domainMatches(r.specifier, url);
       return matchesPath(r);
     };
