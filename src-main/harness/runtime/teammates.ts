@@ -1,0 +1,86 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { AppError } from '../../platform/errors';
+import { subagentModel } from '../agents/model-choice';
+import { readOnlyGate } from '../agents/read-only-gate';
+import { readTranscript } from '../session/transcript-file';
+import { workerRole } from '../teams/mail-format';
+import { SubmitPlanTool } from '../teams/tools/submit-plan';
+import type { BuiltWorker, WorkerBuild, WorkerFactory } from '../teams/types';
+import { childMode, toolsFor } from './subagents';
+import type { AgentRuntime, RuntimeSetup } from './types';
+
+export interface WorkerFactorySetup {
+  /** The coordinator's setup: workers get its permission sources, person, models and tools. */
+  parent: RuntimeSetup;
+  sessionDir: string;
+  coordinatorId: string;
+  parentModel: () => string;
+  /** createRuntime itself, passed in so this file need not import it (no cycle). */
+  create: (s: RuntimeSetup) => AgentRuntime;
+}
+
+/**
+ * Builds a coordinator's workers: each a runtime of its own (the same createRuntime) with its agent
+ * type's tools and prompt plus its role in the team, its own context, transcript and cost, and the
+ * session's person behind the team's permission handler. Like a sub-agent, but started by no tool
+ * call (`toolUseId` null) and kept across turns.
+ */
+export function createWorkerFactory(o: WorkerFactorySetup): WorkerFactory {
+  const catalog = () => o.parent.agents?.().agents ?? [];
+  return {
+    agentTypes: () => catalog().map((a) => ({ name: a.name, description: a.description })),
+    build(b: WorkerBuild): BuiltWorker {
+      const def = catalog().find((a) => a.name === b.agentType);
+      if (!def) throw new AppError('NOT_FOUND', `There is no agent type "${b.agentType}" (any more).`);
+      const model =
+        b.resume && b.model
+          ? b.model
+          : subagentModel({
+              parentModel: o.parentModel(),
+              definitionModel: def.model,
+              requested: b.model,
+              env: process.env,
+            });
+      // Plan mode until its plan is approved; then its type's mode, never wider than the session's.
+      const mode = () => (b.inPlanMode() ? 'plan' : childMode(o.parent.mode(), def.permissionMode));
+      const identity = {
+        agentId: b.agentId,
+        parentId: o.coordinatorId,
+        agentType: def.name,
+        name: b.name,
+        toolUseId: null,
+      };
+      mkdirSync(path.dirname(b.transcriptFile), { recursive: true });
+      const runtime = o.create({
+        ...o.parent,
+        coordinator: undefined,
+        teammate: b.capability,
+        transcriptFile: b.transcriptFile,
+        sessionDir: o.sessionDir,
+        agent: identity,
+        model,
+        fallbackModel: undefined,
+        tools: [...toolsFor(def, o.parent.tools), ...(b.planMode ? [SubmitPlanTool] : [])],
+        systemPrompt: `${def.systemPrompt}\n\n${workerRole(b)}`,
+        appendSystemPrompt: undefined,
+        maxTurns: def.maxTurns ?? o.parent.maxTurns,
+        initialMode: mode(),
+        mode,
+        handler: b.handler(o.parent.handler),
+        restrictGate: def.readOnly ? (g) => readOnlyGate(g, { runsChecks: def.runsChecks }) : undefined,
+        agents: def.canSpawn ? o.parent.agents : undefined,
+        onAgentEvent: b.onAgentEvent,
+      });
+      // After a restart it takes up its transcript: dangling calls are closed as interrupted.
+      if (b.resume) runtime.engine.resume(readTranscript(b.transcriptFile).lines);
+      else runtime.engine.start(b.createdAt, identity);
+      return {
+        agentType: def.name,
+        model,
+        run: (prompt, options) => runtime.run(prompt, options),
+        close: () => runtime.engine.close(),
+      };
+    },
+  };
+}
