@@ -6,6 +6,7 @@ import type { ModelClient } from './harness/model/model-client';
 import { DefaultModelRouter } from './harness/model/router';
 import { SettingsService } from './harness/settings/settings-service';
 import { builtinTools } from './harness/tools/registry';
+import { createAgentCatalog } from './harness/agents/catalog';
 import { SandboxService } from './harness/bash/sandbox';
 import { TrustStore, trustFile } from './harness/permissions/trust';
 import { sanitizeEnv } from './platform/env';
@@ -93,6 +94,8 @@ export function createCarapace(options: CarapaceOptions): Carapace {
     permissionLocations,
     broker,
     sandbox,
+    agentCatalog: (projectRoot, report) =>
+      createAgentCatalog({ projectRoot, home: homedir(), carapaceHome: paths.home, onProblems: report }),
   });
   // The terminal panel is the user's own shell: their environment, unsanitised, outside the sandbox.
   const terminals = new TerminalManager(hub, { env: options.env });

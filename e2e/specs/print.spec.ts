@@ -359,3 +359,70 @@ test('-p in default mode: read-only commands run, the rest is refused and listed
     await teardown(c);
   }
 });
+
+test('stream-json carries a sub-agent’s messages with parent_tool_use_id, and the result’s cost includes it', async () => {
+  const c = await setup({
+    steps: [
+      {
+        when: { lastUserText: 'delegate' },
+        reply: {
+          content: [
+            use('agent1', 'Agent', {
+              description: 'Count files',
+              prompt: 'SUB count the files',
+              subagent_type: 'Explore',
+            }),
+          ],
+          stop_reason: 'tool_use',
+          usage: { input_tokens: 1000, output_tokens: 100 },
+        },
+      },
+      {
+        when: { lastUserText: 'SUB count' },
+        reply: { content: [text('There are 0 files.')], usage: { input_tokens: 2000, output_tokens: 200 } },
+      },
+      {
+        when: { lastUserText: 'There are 0' },
+        reply: {
+          content: [text('The sub-agent found 0 files.')],
+          usage: { input_tokens: 1500, output_tokens: 150 },
+        },
+      },
+    ],
+  });
+  try {
+    const run = runCli(['-p', 'delegate it', '--output-format', 'stream-json'], c.env, c.project);
+    expect(await run.exit).toBe(0);
+    const lines = run
+      .stdout()
+      .trim()
+      .split('\n')
+      .map(
+        (l) =>
+          JSON.parse(l) as {
+            type: string;
+            parent_tool_use_id?: string | null;
+            message?: { content: { type: string; text?: string }[] };
+            total_cost_usd?: number;
+            modelUsage?: Record<string, { inputTokens: number }>;
+            result?: string;
+          },
+      );
+    const sub = lines.filter((l) => l.parent_tool_use_id === 'agent1');
+    expect(sub.map((l) => l.type)).toEqual(['user', 'assistant']);
+    expect(sub[1]?.message?.content[0]?.text).toBe('There are 0 files.');
+    const main = lines.filter(
+      (l) => (l.type === 'assistant' || l.type === 'user') && l.parent_tool_use_id === null,
+    );
+    expect(main.map((l) => l.type)).toEqual(['assistant', 'user', 'assistant']);
+    const result = lines.at(-1);
+    expect(result?.result).toBe('The sub-agent found 0 files.');
+    // Sonnet for the parent (2500 in, 250 out), Haiku for Explore (2000 in, 200 out).
+    expect(result?.modelUsage?.['claude-sonnet-4-5']?.inputTokens).toBe(2500);
+    expect(result?.modelUsage?.['claude-haiku-4-5']?.inputTokens).toBe(2000);
+    const expected = (2500 * 3 + 250 * 15 + 2000 * 1 + 200 * 5) / 1e6;
+    expect(result?.total_cost_usd).toBeCloseTo(expected, 9);
+  } finally {
+    await teardown(c);
+  }
+});

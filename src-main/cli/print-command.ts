@@ -13,6 +13,7 @@ import type { TrustItem } from '@shared/domain/trust';
 import { readTranscript } from '../harness/session/transcript-file';
 import { SettingsService } from '../harness/settings/settings-service';
 import { builtinTools } from '../harness/tools/registry';
+import { createAgentCatalog } from '../harness/agents/catalog';
 import { SandboxService } from '../harness/bash/sandbox';
 import { sanitizeEnv } from '../platform/env';
 import { carapaceHome, dataPaths, managedSettingsFile, projectSlug } from '../platform/paths';
@@ -136,7 +137,7 @@ export async function runPrint(o: PrintOptions, io: PrintIo): Promise<number> {
         `carapace: Bash runs without the OS sandbox (${status.reason ?? 'unknown reason'}); commands that are not read-only need approval.\n`,
       );
   }
-  const { engine } = createRuntime({
+  const runtime = createRuntime({
     sessionId: session.id,
     projectRoot,
     transcriptFile: session.file,
@@ -154,7 +155,17 @@ export async function runPrint(o: PrintOptions, io: PrintIo): Promise<number> {
     toolEnv,
     appendSystemPrompt: o.appendSystemPrompt ?? undefined,
     maxTurns: o.maxTurns ?? undefined,
+    agents: createAgentCatalog({
+      projectRoot,
+      home,
+      carapaceHome: paths.home,
+      // A broken agent file is reported and skipped; the run goes on.
+      onProblems: (problems) => {
+        for (const p of problems) io.stderr.write(`carapace: agent file ${p.file}: ${p.message}\n`);
+      },
+    }),
   });
+  const { engine } = runtime;
   if (lines) {
     engine.resume(lines.lines);
     if (o.model !== null) engine.setModel(o.model);
@@ -169,9 +180,7 @@ export async function runPrint(o: PrintOptions, io: PrintIo): Promise<number> {
       cwd: projectRoot,
       model: engine.model,
       permissionMode: mode,
-      tools: builtinTools()
-        .map((t) => t.name)
-        .filter((n) => !o.disallowedTools.includes(n)),
+      tools: [...builtinTools().map((t) => t.name), 'Agent'].filter((n) => !o.disallowedTools.includes(n)),
     });
   }
 
@@ -185,7 +194,9 @@ export async function runPrint(o: PrintOptions, io: PrintIo): Promise<number> {
   process.on('SIGINT', onSigint);
   let result: TurnResult;
   try {
-    const turn = engine.submit(prompt, o.tokenBudget !== null ? { tokenBudget: o.tokenBudget } : {});
+    const turn = runtime.run(prompt, o.tokenBudget !== null ? { tokenBudget: o.tokenBudget } : {});
+    // Which Agent call started each sub-agent: its messages carry that id as parent_tool_use_id.
+    const startedBy = new Map<string, string | null>();
     for (;;) {
       const next = await turn.next();
       if (next.done) {
@@ -193,9 +204,20 @@ export async function runPrint(o: PrintOptions, io: PrintIo): Promise<number> {
         break;
       }
       const e = next.value;
-      if (e.type === 'item') continue;
+      if (e.type === 'agent_started') startedBy.set(e.agentId, e.info.toolUseId);
+      if (e.type === 'agent_started' || e.type === 'agent_ended') continue;
+      if (e.type === 'item') {
+        // A sub-agent's prompt is its first user message (Claude Code prints it, tagged).
+        const { item } = e;
+        if (o.outputFormat === 'stream-json' && e.agentId !== runtime.agentId && item.kind === 'message')
+          write(
+            streamLine({ type: 'user', item }, session.id, false, startedBy.get(e.agentId) ?? null) ?? {},
+          );
+        continue;
+      }
+      if (e.agentId !== runtime.agentId && e.type !== 'assistant' && e.type !== 'user') continue;
       if (o.outputFormat === 'stream-json') {
-        const line = streamLine(e, session.id, o.verbose);
+        const line = streamLine(e, session.id, o.verbose, startedBy.get(e.agentId) ?? null);
         if (line) write(line);
       } else if (o.verbose && e.type === 'transition')
         io.stderr.write(`[transition] ${e.transition.reason}: ${e.transition.detail}\n`);

@@ -73,12 +73,28 @@ function apiMessage(item: MessageItem) {
 }
 
 /** The stream-json line for a loop event, or null when it has none (deltas, progress; system lines need --verbose). */
-export function streamLine(e: LoopEvent, sessionId: string, verbose: boolean): object | null {
+export function streamLine(
+  e: LoopEvent,
+  sessionId: string,
+  verbose: boolean,
+  /** The Agent call a sub-agent's message belongs to (Claude Code's field); null for the main agent. */
+  parentToolUseId: string | null = null,
+): object | null {
   switch (e.type) {
     case 'assistant':
-      return { type: 'assistant', message: apiMessage(e.item), session_id: sessionId };
+      return {
+        type: 'assistant',
+        message: apiMessage(e.item),
+        parent_tool_use_id: parentToolUseId,
+        session_id: sessionId,
+      };
     case 'user':
-      return { type: 'user', message: apiMessage(e.item), session_id: sessionId };
+      return {
+        type: 'user',
+        message: apiMessage(e.item),
+        parent_tool_use_id: parentToolUseId,
+        session_id: sessionId,
+      };
     case 'transition':
       return verbose
         ? {

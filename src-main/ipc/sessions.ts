@@ -11,6 +11,10 @@ type SessionChannels =
   | 'sessions.setModel'
   | 'sessions.setPermissionMode'
   | 'sessions.modes'
+  | 'sessions.setBackground'
+  | 'agents.list'
+  | 'agents.transcript'
+  | 'agents.stop'
   | 'tabs.open'
   | 'tabs.close'
   | 'tabs.activate'
@@ -35,6 +39,10 @@ export function sessionHandlers(s: Services): Pick<HandlerMap, SessionChannels> 
         problems: modes.problems,
       };
     },
+    'sessions.setBackground': ({ sessionId, background }) => s.workspace.setBackground(sessionId, background),
+    'agents.list': ({ sessionId }) => s.sessions.agents(sessionId),
+    'agents.transcript': ({ sessionId, agentId }) => s.sessions.agentTranscript(sessionId, agentId),
+    'agents.stop': ({ sessionId, agentId }) => ({ stopped: s.sessions.stopAgent(sessionId, agentId) }),
     'tabs.open': ({ projectId, sessionId }) => s.workspace.openTab(projectId, sessionId),
     'tabs.close': ({ projectId, sessionId }) => s.workspace.closeTab(projectId, sessionId),
     'tabs.activate': ({ projectId, sessionId }) => s.workspace.activateTab(projectId, sessionId),

@@ -13,7 +13,7 @@ export async function runTool(
   for (;;) {
     const step = await gen.next();
     if (step.done) return { ...step.value, progress };
-    progress.push(step.value.text);
+    if (step.value.text !== undefined) progress.push(step.value.text);
   }
 }
 

@@ -9,10 +9,10 @@ describe('EventHub', () => {
     const hub = new EventHub({ flushIntervalMs: 16 });
     const sent: { event: string; payload: unknown }[] = [];
     hub.subscribe((event, payload) => sent.push({ event, payload }));
-    hub.delta({ sessionId: 'a', itemId: 'm1', index: 0, text: 'Hel' });
-    hub.delta({ sessionId: 'a', itemId: 'm1', index: 0, text: 'lo' });
-    hub.delta({ sessionId: 'b', itemId: 'm2', index: 0, text: 'Hi' });
-    hub.delta({ sessionId: 'a', itemId: 'm1', index: 0, text: '!' });
+    hub.delta({ sessionId: 'a', agentId: 'a', itemId: 'm1', index: 0, text: 'Hel' });
+    hub.delta({ sessionId: 'a', agentId: 'a', itemId: 'm1', index: 0, text: 'lo' });
+    hub.delta({ sessionId: 'b', agentId: 'b', itemId: 'm2', index: 0, text: 'Hi' });
+    hub.delta({ sessionId: 'a', agentId: 'a', itemId: 'm1', index: 0, text: '!' });
     expect(sent).toHaveLength(0);
     vi.advanceTimersByTime(16);
     expect(sent).toEqual([
@@ -20,9 +20,9 @@ describe('EventHub', () => {
         event: 'stream.batch',
         payload: {
           deltas: [
-            { sessionId: 'a', itemId: 'm1', index: 0, text: 'Hello' },
-            { sessionId: 'b', itemId: 'm2', index: 0, text: 'Hi' },
-            { sessionId: 'a', itemId: 'm1', index: 0, text: '!' },
+            { sessionId: 'a', agentId: 'a', itemId: 'm1', index: 0, text: 'Hello' },
+            { sessionId: 'b', agentId: 'b', itemId: 'm2', index: 0, text: 'Hi' },
+            { sessionId: 'a', agentId: 'a', itemId: 'm1', index: 0, text: '!' },
           ],
           progress: [],
           taskOutput: [],
@@ -54,7 +54,7 @@ describe('EventHub', () => {
     const hub = new EventHub();
     const order: string[] = [];
     hub.subscribe((event) => order.push(event));
-    hub.delta({ sessionId: 'a', itemId: 'm1', index: 0, text: 'tail' });
+    hub.delta({ sessionId: 'a', agentId: 'a', itemId: 'm1', index: 0, text: 'tail' });
     hub.emit('tabs.changed', { projectId: 'p', tabs: { open: [], active: null } });
     vi.advanceTimersByTime(100);
     expect(order).toEqual(['stream.batch', 'tabs.changed']);

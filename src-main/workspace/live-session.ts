@@ -1,7 +1,12 @@
-import type { ContentBlock, MessageItem, NoticeItem, TranscriptItem } from '@shared/domain/messages';
+import { randomUUID } from 'node:crypto';
+import type { NoticeItem, TranscriptItem } from '@shared/domain/messages';
 import type { PermissionLogEntry, PermissionMode } from '@shared/domain/permissions';
 import type { SessionActivity, SessionSummary } from '@shared/domain/session';
-import type { EngineEvent, QueryEngine } from '../harness/engine/query-engine';
+import type { QueryEngine } from '../harness/engine/query-engine';
+import type { AgentEvent } from '../harness/events/agent-event';
+import type { AgentRuntime } from '../harness/runtime/types';
+import { AgentStream } from './agent-stream';
+import { AgentTracker } from './agent-tracker';
 import type { Logger } from '../platform/logger';
 import type { EventHub } from './event-hub';
 import { autoTitle, costKindOf, lastActivity, type SessionMeta } from './session-meta';
@@ -13,6 +18,11 @@ export interface LiveSessionInit {
   projectId: string;
   file: string;
   engine: QueryEngine;
+  runtime: AgentRuntime;
+  /** Controllers of the session's running sub-agents, to stop one alone. */
+  agentStops: Map<string, AbortController>;
+  /** Whether a sub-agent or worker has a permission request waiting. */
+  agentWaiting: (agentId: string) => boolean;
   hub: EventHub;
   logger: Logger;
   /** Builds the permission gate for a mode (sessions can change mode between turns). */
@@ -23,6 +33,8 @@ export interface LiveSessionInit {
   waiting: () => boolean;
   /** The permission log so far (from the transcript). */
   log: PermissionLogEntry[];
+  /** A coordinator session (runs a team). */
+  coordinator?: boolean;
 }
 
 /**
@@ -40,9 +52,14 @@ export class LiveSession {
   readonly createdAt: string;
   permissionMode: PermissionMode;
   activity: SessionActivity = 'idle';
+  /** Sent to the background: no tab shows it; it keeps working and the person is told when it ends. */
+  background = false;
   lastError: string | null = null;
   private turn: Promise<void> | null = null;
-  private streaming: MessageItem | null = null;
+  /** The main agent's events as contract events. */
+  private readonly main: AgentStream;
+  /** The session's sub-agents and workers. */
+  readonly agents: AgentTracker;
 
   constructor(private readonly init: LiveSessionInit) {
     this.id = init.meta.id;
@@ -53,6 +70,8 @@ export class LiveSession {
     this.titled = init.meta.titled;
     this.createdAt = init.meta.createdAt;
     this.permissionMode = init.meta.permissionMode;
+    this.main = new AgentStream(init.hub, this.id, this.id, false);
+    this.agents = new AgentTracker(init.hub, this.id, init.runtime.sessionDir, init.agentWaiting);
   }
 
   get busy(): boolean {
@@ -88,7 +107,20 @@ export class LiveSession {
       activity: this.activity,
       waitingForUser: this.init.waiting(),
       lastError: this.lastError,
+      coordinator: this.coordinator,
+      background: this.background,
     };
+  }
+
+  /** Whether this session runs a team (its main agent is a coordinator). */
+  get coordinator(): boolean {
+    return this.init.coordinator ?? false;
+  }
+
+  setBackground(background: boolean): void {
+    if (this.background === background) return;
+    this.background = background;
+    this.changed();
   }
 
   /** Every permission decision of this session, oldest first. */
@@ -105,16 +137,17 @@ export class LiveSession {
 
   /** The waiting state changed (a request arrived or was answered). */
   waitingChanged(): void {
+    this.agents.refreshWaiting();
     this.changed();
   }
 
   transcript(): TranscriptItem[] {
-    return this.streaming ? [...this.engine.items, this.streaming] : [...this.engine.items];
+    return this.main.transcript(this.engine.items);
   }
 
   /** Starts a turn in the background. */
   send(text: string): { messageId: string } {
-    const turn = this.engine.submit(text);
+    const turn = this.init.runtime.run(text);
     this.activity = 'thinking';
     this.lastError = null;
     this.turn = this.consume(turn).finally(() => {
@@ -130,6 +163,21 @@ export class LiveSession {
 
   stop(): boolean {
     return this.engine.cancel();
+  }
+
+  /** Shows a note in the session (not saved): a broken agent file, say. */
+  notify(level: NoticeItem['level'], text: string, code: string): void {
+    const notice: NoticeItem = { kind: 'notice', id: randomUUID(), level, text, code, createdAt: now() };
+    this.engine.showNotice(notice);
+    this.init.hub.emit('transcript.appended', { sessionId: this.id, agentId: this.id, item: notice });
+  }
+
+  /** Stops one sub-agent or worker (and those it started); the rest of the session carries on. */
+  stopAgent(agentId: string): boolean {
+    const control = this.init.agentStops.get(agentId);
+    if (!control || control.signal.aborted) return false;
+    control.abort();
+    return true;
   }
 
   /** Waits for the running turn (if any) to end. */
@@ -163,71 +211,12 @@ export class LiveSession {
     this.engine.appendLine(line);
   }
 
-  private async consume(turn: AsyncGenerator<EngineEvent, unknown>): Promise<void> {
-    const hub = this.init.hub;
+  private async consume(turn: AsyncGenerator<AgentEvent, unknown>): Promise<void> {
     try {
       for (;;) {
         const next = await turn.next();
         if (next.done) break;
-        const e = next.value;
-        switch (e.type) {
-          case 'item':
-            hub.emit('transcript.appended', { sessionId: this.id, item: e.item });
-            if (e.item.kind === 'notice' && e.item.level === 'error') this.lastError = e.item.text;
-            break;
-          case 'assistant_start':
-            this.streaming = {
-              kind: 'message',
-              id: e.itemId,
-              role: 'assistant',
-              content: [],
-              createdAt: now(),
-              status: 'streaming',
-              model: e.model,
-            };
-            hub.emit('transcript.appended', { sessionId: this.id, item: this.streaming });
-            this.setActivity('streaming');
-            break;
-          case 'text_delta':
-            if (this.streaming?.id === e.itemId) appendText(this.streaming.content, e.index, e.text);
-            hub.delta({ sessionId: this.id, itemId: e.itemId, index: e.index, text: e.text });
-            break;
-          case 'tool_start':
-            if (this.streaming?.id === e.itemId) {
-              this.streaming.content.push(e.block);
-              hub.emit('transcript.updated', { sessionId: this.id, item: structuredClone(this.streaming) });
-            }
-            break;
-          case 'tool_progress':
-            hub.toolProgress({ sessionId: this.id, toolUseId: e.toolUseId, text: e.text });
-            break;
-          case 'tool_result':
-            hub.emit('tool.result', { sessionId: this.id, block: e.block });
-            break;
-          case 'tombstone':
-            if (this.streaming?.id === e.itemId) this.streaming = null;
-            hub.emit('transcript.removed', { sessionId: this.id, itemId: e.itemId });
-            this.setActivity('thinking');
-            break;
-          case 'assistant':
-            this.streaming = null;
-            hub.emit('transcript.updated', { sessionId: this.id, item: e.item });
-            this.setActivity(e.item.content.some((b) => b.type === 'tool_use') ? 'tools' : 'thinking');
-            break;
-          case 'user':
-            hub.emit('transcript.appended', { sessionId: this.id, item: e.item });
-            this.setActivity('thinking');
-            break;
-          case 'usage':
-            this.changed();
-            break;
-          case 'retry':
-          case 'fallback':
-            this.setActivity('thinking');
-            break;
-          default:
-            break;
-        }
+        this.onEvent(next.value);
       }
     } catch (error) {
       this.init.logger.error(`Session ${this.id}: the turn failed unexpectedly`, error);
@@ -241,13 +230,31 @@ export class LiveSession {
         code: 'internal',
       };
       this.engine.showNotice(notice);
-      hub.emit('transcript.appended', { sessionId: this.id, item: notice });
+      this.init.hub.emit('transcript.appended', { sessionId: this.id, agentId: this.id, item: notice });
     } finally {
-      this.streaming = null;
+      this.main.streaming = null;
       this.activity = this.lastError !== null ? 'error' : 'idle';
       this.changed();
       this.init.onChanged(this);
     }
+  }
+
+  /**
+   * One event of this session's agent tree: the main agent's go to its stream, the others' to the
+   * tracker of sub-agents and workers (their cost also changes the session's total).
+   */
+  onEvent(e: AgentEvent): void {
+    if (e.agentId !== this.id) {
+      this.agents.apply(e);
+      if (e.type === 'usage') this.changed();
+      return;
+    }
+    if (e.type === 'agent_started' || e.type === 'agent_ended') return;
+    if (e.type === 'item' && e.item.kind === 'notice' && e.item.level === 'error')
+      this.lastError = e.item.text;
+    const activity = this.main.handle(e);
+    if (activity !== null) this.setActivity(activity);
+    else if (e.type === 'usage') this.changed();
   }
 
   private setActivity(activity: SessionActivity): void {
@@ -259,10 +266,4 @@ export class LiveSession {
   private changed(): void {
     this.init.hub.emit('sessions.changed', { session: this.summary() });
   }
-}
-
-function appendText(content: ContentBlock[], index: number, text: string): void {
-  const block = content[index];
-  content[index] = { type: 'text', text: (block?.type === 'text' ? block.text : '') + text };
-  for (let i = 0; i < content.length; i++) content[i] ??= { type: 'text', text: '' };
 }

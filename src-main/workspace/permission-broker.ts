@@ -38,6 +38,7 @@ export class PermissionBroker {
           input: request.input,
           createdAt: new Date().toISOString(),
           ...(request.preview ? { preview: request.preview } : {}),
+          ...(request.agent ? { agent: request.agent } : {}),
         };
         this.pending.set(request.id, { view, resolve, projectRoot });
         this.hub.emit('permissions.requested', { request: view });
@@ -56,6 +57,12 @@ export class PermissionBroker {
 
   list(): PermissionRequestView[] {
     return [...this.pending.values()].map((p) => p.view);
+  }
+
+  /** Whether a sub-agent or worker has a request waiting. */
+  waitingAgent(agentId: string): boolean {
+    for (const p of this.pending.values()) if (p.view.agent?.id === agentId) return true;
+    return false;
   }
 
   waiting(sessionId: string): boolean {

@@ -21,6 +21,9 @@ import { LiveSession } from './live-session';
 import type { ProjectRegistry } from './projects';
 import { SessionIndex } from './session-index';
 import { createRuntime } from '../harness/runtime/create-runtime';
+import type { AgentCatalog } from '../harness/runtime/types';
+import type { AgentFileProblem } from '../harness/agents/definition';
+import type { AgentSummary } from '@shared/domain/agents';
 import { defaultTitle, metaFromLines, type SessionMeta } from './session-meta';
 
 export interface SessionManagerDeps {
@@ -42,6 +45,8 @@ export interface SessionManagerDeps {
   broker: PermissionBroker;
   /** The OS sandbox Bash commands run in; null runs them without one (tests of other parts). */
   sandbox: SandboxService | null;
+  /** The agent types a project's sessions may start (built-ins and agent files). */
+  agentCatalog(projectRoot: string, report: (problems: AgentFileProblem[]) => void): AgentCatalog;
 }
 
 const now = () => new Date().toISOString();
@@ -86,6 +91,8 @@ export class SessionManager {
         activity: 'idle',
         waitingForUser: false,
         lastError: null,
+        coordinator: false,
+        background: false,
       });
     }
     for (const s of this.live.values()) if (s.projectId === projectId) out.set(s.id, s.summary());
@@ -163,6 +170,18 @@ export class SessionManager {
     );
     if (policy !== null) throw new AppError('CORRUPT_DATA', policy);
     return s.send(text);
+  }
+
+  /** Marks a session as sent to (or brought back from) the background. */
+  setBackground(sessionId: string, background: boolean): SessionSummary {
+    const s = this.open(sessionId);
+    s.setBackground(background);
+    return s.summary();
+  }
+
+  /** A loaded background session is back in view (its tab opened). */
+  foreground(sessionId: string): void {
+    this.live.get(sessionId)?.setBackground(false);
   }
 
   stop(sessionId: string): { stopped: boolean } {
@@ -258,7 +277,8 @@ export class SessionManager {
     let mode = meta.permissionMode;
     // Assigned below; the gate only calls back once a turn runs.
     let session: LiveSession | null = null;
-    const { engine, gate } = createRuntime({
+    const agentStops = new Map<string, AbortController>();
+    const runtime = createRuntime({
       sessionId: meta.id,
       projectRoot: projectPath,
       transcriptFile: file,
@@ -282,12 +302,23 @@ export class SessionManager {
         onChange: (task) => this.deps.hub.emit('tasks.changed', { task }),
         onOutput: (taskId, text) => this.deps.hub.taskOutput({ sessionId: meta.id, taskId, text }),
       },
+      agents: this.deps.agentCatalog(projectPath, (problems) => {
+        // A broken agent file is shown to the person and skipped; the others still load.
+        for (const p of problems)
+          session?.notify('warning', `Agent file ${p.file}: ${p.message}`, 'agent_file');
+      }),
+      agentStops,
+      onAgentEvent: (e) => session?.onEvent(e),
     });
+    const { engine, gate } = runtime;
     session = new LiveSession({
       meta,
       projectId,
       file,
       engine,
+      runtime,
+      agentStops,
+      agentWaiting: (agentId) => this.deps.broker.waitingAgent(agentId),
       hub: this.deps.hub,
       logger: this.deps.logger,
       applyMode: (e, next) => {
@@ -304,6 +335,21 @@ export class SessionManager {
   /** A session's background tasks; a session not loaded has none running (they end with it). */
   tasks(sessionId: string): TaskView[] {
     return this.live.get(sessionId)?.engine.tasks.list() ?? [];
+  }
+
+  /** A session's sub-agents and workers (loading the session to find those of earlier runs). */
+  agents(sessionId: string): AgentSummary[] {
+    return this.open(sessionId).agents.list();
+  }
+
+  agentTranscript(sessionId: string, agentId: string): TranscriptItem[] {
+    const items = this.open(sessionId).agents.transcript(agentId);
+    if (!items) throw new AppError('NOT_FOUND', `Session ${sessionId} has no agent ${agentId}.`);
+    return items;
+  }
+
+  stopAgent(sessionId: string, agentId: string): boolean {
+    return this.live.get(sessionId)?.stopAgent(agentId) ?? false;
   }
 
   stopTask(sessionId: string, taskId: string): boolean {

@@ -71,11 +71,24 @@ export class WorkspaceService {
 
   openTab(projectId: string, sessionId: string): TabsState {
     this.requireSession(projectId, sessionId);
+    // Opening a background session's tab brings it back.
+    this.sessions.foreground(sessionId);
     return this.updateTabs(projectId, (t) => openTab(t, sessionId));
   }
 
   activateTab(projectId: string, sessionId: string): TabsState {
     return this.openTab(projectId, sessionId);
+  }
+
+  /**
+   * Sends a session to the background: its tab closes and it keeps working (the window tells the
+   * person when it ends or needs them). Bringing it back reopens its tab.
+   */
+  setBackground(sessionId: string, background: boolean): SessionSummary {
+    const projectId = this.sessions.projectOf(sessionId);
+    const summary = this.sessions.setBackground(sessionId, background);
+    this.updateTabs(projectId, (t) => (background ? closeTab(t, sessionId) : openTab(t, sessionId)));
+    return summary;
   }
 
   closeTab(projectId: string, sessionId: string): TabsState {

@@ -47,6 +47,24 @@ export const ToolDisplay = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('image'), path: z.string(), mediaType: z.string(), bytes: z.number() }),
   DiffDisplay,
   z.object({ kind: z.literal('files'), count: z.number(), truncated: z.boolean() }),
+  /** An Agent call: which sub-agent ran (its card and transcript), what it cost, its verdict. */
+  z.object({
+    kind: z.literal('agent'),
+    /** Null for a background agent not started yet when the call returned. */
+    agentId: z.string().nullable(),
+    agentType: z.string(),
+    model: z.string().optional(),
+    background: z.boolean(),
+    taskId: z.string().optional(),
+    /** Its own cost, and with the agents it started. */
+    costUsd: z.number().nonnegative().optional(),
+    totalCostUsd: z.number().nonnegative().optional(),
+    totalTokens: z.number().int().nonnegative().optional(),
+    toolUseCount: z.number().int().nonnegative().optional(),
+    durationMs: z.number().nonnegative().optional(),
+    verdict: z.enum(['PASS', 'FAIL']).optional(),
+    verdictReasons: z.string().optional(),
+  }),
   z.object({
     kind: z.literal('bash'),
     exitCode: z.number().nullable(),
@@ -144,6 +162,8 @@ export type TranscriptItem = z.infer<typeof TranscriptItem>;
 /** One incremental change to a streaming message; batched before it crosses IPC. */
 export const StreamDelta = z.object({
   sessionId: z.string(),
+  /** The agent streaming: the session's id for its main agent, else a sub-agent's or worker's. */
+  agentId: z.string(),
   itemId: z.string(),
   index: z.number().int().nonnegative(),
   text: z.string(),
@@ -151,7 +171,12 @@ export const StreamDelta = z.object({
 export type StreamDelta = z.infer<typeof StreamDelta>;
 
 /** Live output of a running tool, batched with the text deltas. */
-export const ToolProgressDelta = z.object({ sessionId: z.string(), toolUseId: z.string(), text: z.string() });
+export const ToolProgressDelta = z.object({
+  sessionId: z.string(),
+  agentId: z.string(),
+  toolUseId: z.string(),
+  text: z.string(),
+});
 export type ToolProgressDelta = z.infer<typeof ToolProgressDelta>;
 
 /** Plain text of a message's text blocks, for titles, previews and tests. */

@@ -54,6 +54,8 @@ export const PermissionRequestView = z.object({
   createdAt: z.string(),
   /** For Edit and Write: the change, so nobody approves it blind. */
   preview: PermissionPreview.optional(),
+  /** Asked by a sub-agent or a worker, not the session's main agent: who, so the person knows. */
+  agent: z.object({ id: z.string(), name: z.string(), agentType: z.string() }).optional(),
 });
 export type PermissionRequestView = z.infer<typeof PermissionRequestView>;
 

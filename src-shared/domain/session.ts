@@ -32,6 +32,10 @@ export const SessionSummary = z.object({
   costKind: CostKind,
   messageCount: z.number().int().nonnegative(),
   lastError: z.string().nullable(),
+  /** A coordinator session (runs a team of workers). */
+  coordinator: z.boolean().default(false),
+  /** Sent to the background: its tab is closed, it keeps working, the person is told when it ends. */
+  background: z.boolean().default(false),
 });
 export type SessionSummary = z.infer<typeof SessionSummary>;
 
@@ -44,13 +48,31 @@ export function isWorking(activity: SessionActivity | undefined): boolean {
   return activity === 'thinking' || activity === 'streaming' || activity === 'tools';
 }
 
-/** A background task of a session (a `run_in_background` command). */
+/**
+ * Kinds of background work. `remote_agent`, `local_workflow` and `monitor_mcp` are declared for the
+ * features that bring them; `dream` arrives with memory.
+ */
+export const TaskKind = z.enum([
+  'local_bash',
+  'local_agent',
+  'in_process_teammate',
+  'remote_agent',
+  'local_workflow',
+  'monitor_mcp',
+  'dream',
+]);
+export type TaskKind = z.infer<typeof TaskKind>;
+
+/** A background task of a session (a `run_in_background` command or agent, a teammate). */
 export const TaskView = z.object({
   id: z.string(),
   sessionId: z.string(),
-  kind: z.enum(['local_bash']),
+  kind: TaskKind,
   description: z.string(),
+  /** The command (local_bash) or the prompt (agents). */
   command: z.string(),
+  /** For agent tasks: the agent, once started (its transcript and card). */
+  agentId: z.string().optional(),
   status: z.enum(['running', 'completed', 'failed', 'killed']),
   startedAt: z.string(),
   endedAt: z.string().nullable(),

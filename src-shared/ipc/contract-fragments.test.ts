@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { events, EVENT_NAMES, REQUEST_CHANNELS, requests } from './contract';
+import * as agents from './contract/agents';
 import * as app from './contract/app';
 import * as models from './contract/models';
 import * as permissions from './contract/permissions';
@@ -8,6 +9,7 @@ import * as sessions from './contract/sessions';
 import * as settings from './contract/settings';
 import * as tabs from './contract/tabs';
 import * as tasks from './contract/tasks';
+import * as teams from './contract/teams';
 import * as terminal from './contract/terminal';
 import * as trust from './contract/trust';
 
@@ -17,10 +19,30 @@ import * as trust from './contract/trust';
  * otherwise let a later fragment silently replace an earlier one's schema).
  */
 
-const FRAGMENTS = { app, models, permissions, projects, sessions, settings, tabs, tasks, terminal, trust };
+const FRAGMENTS = {
+  agents,
+  app,
+  models,
+  permissions,
+  projects,
+  sessions,
+  settings,
+  tabs,
+  tasks,
+  teams,
+  terminal,
+  trust,
+};
 
-/** Every request channel of the contract before the split. */
+/** Every request channel of the contract (those before the split, then the ones added since). */
 const CHANNELS_BEFORE_SPLIT = [
+  'agents.list',
+  'agents.transcript',
+  'agents.stop',
+  'sessions.setBackground',
+  'teams.get',
+  'teams.message',
+  'teams.decidePlan',
   'app.info',
   'projects.recent',
   'projects.current',
@@ -69,6 +91,9 @@ const CHANNELS_BEFORE_SPLIT = [
 
 /** Every event of the contract before the split. */
 const EVENTS_BEFORE_SPLIT = [
+  'agents.changed',
+  'teams.changed',
+  'teams.message',
   'sessions.changed',
   'tabs.changed',
   'transcript.appended',

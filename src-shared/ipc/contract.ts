@@ -1,4 +1,5 @@
 import { type z } from 'zod';
+import * as agents from './contract/agents';
 import * as app from './contract/app';
 import * as models from './contract/models';
 import * as permissions from './contract/permissions';
@@ -7,6 +8,7 @@ import * as sessions from './contract/sessions';
 import * as settings from './contract/settings';
 import * as tabs from './contract/tabs';
 import * as tasks from './contract/tasks';
+import * as teams from './contract/teams';
 import * as terminal from './contract/terminal';
 import * as trust from './contract/trust';
 
@@ -27,9 +29,11 @@ export const requests = {
   ...app.requests,
   ...projects.requests,
   ...sessions.requests,
+  ...agents.requests,
   ...tabs.requests,
   ...models.requests,
   ...tasks.requests,
+  ...teams.requests,
   ...permissions.requests,
   ...terminal.requests,
   ...trust.requests,
@@ -38,9 +42,11 @@ export const requests = {
 
 export const events = {
   ...sessions.events,
+  ...agents.events,
   ...tabs.events,
   ...terminal.events,
   ...tasks.events,
+  ...teams.events,
   ...settings.events,
   ...permissions.events,
   ...projects.events,

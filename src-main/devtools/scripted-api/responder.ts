@@ -13,7 +13,18 @@ function matches(m: Matcher | undefined, request: RecordedRequest): boolean {
   if (m.lastUserPattern !== undefined && !new RegExp(m.lastUserPattern).test(text)) return false;
   if (m.model !== undefined && request.body.model !== m.model) return false;
   if (m.requestIndex !== undefined && request.index !== m.requestIndex) return false;
+  if (m.systemText !== undefined && !systemText(request.body.system).includes(m.systemText)) return false;
   return true;
+}
+
+/** The system prompt's text, whether sent as a string or as text blocks. */
+function systemText(system: unknown): string {
+  if (typeof system === 'string') return system;
+  if (Array.isArray(system))
+    return system
+      .map((b) => (typeof b === 'object' && b !== null && 'text' in b ? String(b.text) : ''))
+      .join('\n');
+  return '';
 }
 
 /** Turns a scenario into a responder that consumes steps as they are used. */

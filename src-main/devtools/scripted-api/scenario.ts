@@ -74,6 +74,8 @@ export const Matcher = z.object({
   /** Regular expression (source) against the same text. */
   lastUserPattern: z.string().optional(),
   model: z.string().optional(),
+  /** Substring of the system prompt: tells a sub-agent's requests (its own prompt) from its parent's. */
+  systemText: z.string().optional(),
   /** Matches only the request with this 0-based index (over the server's life). */
   requestIndex: z.number().int().nonnegative().optional(),
 });

@@ -9,6 +9,11 @@ export interface SystemPromptOptions {
   platform: string;
   date: Date;
   append?: string | undefined;
+  /**
+   * A sub-agent's own prompt: it replaces the session's, and only the environment details are
+   * added (Claude Code: a sub-agent gets its system prompt plus the environment, nothing else).
+   */
+  base?: string | undefined;
 }
 
 function readIfSmall(file: string): string | null {
@@ -22,6 +27,7 @@ function readIfSmall(file: string): string | null {
 
 /** The system prompt: who the agent is, how to work, where it is, and the project's own instructions. */
 export function buildSystemPrompt(o: SystemPromptOptions): string {
+  if (o.base !== undefined) return [o.base, envDetails(o)].join('\n\n');
   const parts = [
     "You are Carapace, an AI coding agent. You work in the user's project through tools, under a person's supervision.",
     [
@@ -32,15 +38,7 @@ export function buildSystemPrompt(o: SystemPromptOptions): string {
       '- When a tool is denied, do not retry it unchanged: adapt, or explain what you need.',
       '- Be concise. Say what you changed and what is left, without filler.',
     ].join('\n'),
-    [
-      '<env>',
-      `Working directory: ${o.cwd}`,
-      `Project root: ${o.projectRoot}`,
-      `Is a git repository: ${existsSync(path.join(o.projectRoot, '.git')) ? 'yes' : 'no'}`,
-      `Platform: ${o.platform}`,
-      `Today's date: ${o.date.toISOString().slice(0, 10)}`,
-      '</env>',
-    ].join('\n'),
+    envDetails(o),
   ];
   for (const name of ['CLAUDE.md', 'CLAUDE.local.md']) {
     const text = readIfSmall(path.join(o.projectRoot, name));
@@ -51,4 +49,16 @@ export function buildSystemPrompt(o: SystemPromptOptions): string {
   }
   if (o.append) parts.push(o.append);
   return parts.join('\n\n');
+}
+
+function envDetails(o: SystemPromptOptions): string {
+  return [
+    '<env>',
+    `Working directory: ${o.cwd}`,
+    `Project root: ${o.projectRoot}`,
+    `Is a git repository: ${existsSync(path.join(o.projectRoot, '.git')) ? 'yes' : 'no'}`,
+    `Platform: ${o.platform}`,
+    `Today's date: ${o.date.toISOString().slice(0, 10)}`,
+    '</env>',
+  ].join('\n');
 }

@@ -14,13 +14,19 @@ const now = () => new Date().toISOString();
 export class Conversation {
   private readonly list: TranscriptItem[] = [];
   private window: MessageItem[] = [];
+  /** What this agent cost with its sub-agents: the session total, per model. */
   readonly cost: CostTracker;
+  /** What this agent's own requests cost. */
+  readonly ownCost: CostTracker;
+  private hadNested = false;
 
+  /** `costId` keys the saved cost snapshots (the session's id, or a sub-agent's). */
   constructor(
-    sessionId: string,
+    costId: string,
     private readonly writer: TranscriptWriter,
   ) {
-    this.cost = new CostTracker(sessionId);
+    this.cost = new CostTracker(costId);
+    this.ownCost = new CostTracker(costId);
   }
 
   /** Every item so far, in order (a read-only view; it grows as the conversation does). */
@@ -67,6 +73,13 @@ export class Conversation {
 
   addUsage(report: UsageReport): void {
     this.cost.add(report);
+    this.ownCost.add(report);
+  }
+
+  /** A descendant's usage: part of this agent's total (its own buckets are the descendant's). */
+  addNestedUsage(report: UsageReport): void {
+    this.hadNested = true;
+    this.cost.add(report);
   }
 
   /**
@@ -79,7 +92,12 @@ export class Conversation {
     for (const line of lines) {
       if (line.type === 'item') this.list.push(line.item);
       else if (line.type === 'model' || line.type === 'session') model = line.model;
-      else if (line.type === 'cost') this.cost.restore(line.snapshot);
+      else if (line.type === 'cost') {
+        this.cost.restore(line.snapshot);
+        // Before sub-agents existed the snapshot was the agent's own.
+        this.ownCost.restore(line.own ?? line.snapshot);
+        this.hadNested ||= line.own !== undefined;
+      }
     }
     this.window = contextFromLines(lines);
     return model;
@@ -93,7 +111,12 @@ export class Conversation {
   }
 
   saveCost(): void {
-    this.writer.append({ type: 'cost', snapshot: this.cost.snapshot(), at: now() });
+    this.writer.append({
+      type: 'cost',
+      snapshot: this.cost.snapshot(),
+      ...(this.hadNested ? { own: this.ownCost.snapshot() } : {}),
+      at: now(),
+    });
   }
 
   close(): void {

@@ -5,17 +5,18 @@ import type { PermissionDenial, PermissionMode } from '@shared/domain/permission
 import { addUsage, ZERO_USAGE, type TokenUsage } from '@shared/domain/usage';
 import { loadBashParser } from '../bash/tree-sitter';
 import { buildSystemPrompt } from '../context/system-prompt';
-import type { CostTracker } from '../cost/tracker';
+import type { CostTracker, UsageReport } from '../cost/tracker';
 import { Conversation } from './conversation';
 import type { DescribedApiError } from '../model/api-errors';
 import type { ModelRouter } from '../model/model-client';
 import { queryLoop } from '../loop/query-loop';
 import type { LoopEvent, Terminal } from '../loop/types';
+import type { EngineEvent } from '../events/agent-event';
 import type { PermissionGate } from '../permissions/gate';
 import type { TranscriptLine, TranscriptWriter } from '../session/transcript-file';
 import { FileHistory } from '../tools/file-history';
 import { ReadFileState } from '../tools/read-file-state';
-import type { AnyTool, TodoItem, ToolUseContext } from '../tools/tool';
+import type { AgentSpawner, AnyTool, TeamCapability, TodoItem, ToolUseContext } from '../tools/tool';
 import { plainShell, type ShellExecutor } from '../bash/shell-executor';
 import { TaskManager, type TaskEvents } from '../tasks/task-manager';
 
@@ -45,10 +46,20 @@ export interface EngineOptions {
   shell?: ShellExecutor | undefined;
   /** Told when background tasks change or print. */
   taskEvents?: TaskEvents | undefined;
+  /** This agent's id (the session's id for its main agent). */
+  agentId?: string | undefined;
+  /**
+   * The agent's own system prompt (a sub-agent's definition), used instead of the session's;
+   * the environment details are appended either way.
+   */
+  systemPrompt?: string | undefined;
+  /** Starts sub-agents for the Agent tool; absent where this agent may not delegate. */
+  agents?: AgentSpawner | undefined;
+  /** The team it leads or works in, for the team tools; absent outside a team. */
+  team?: TeamCapability | undefined;
 }
 
-/** What the engine reports: the loop's events, plus every item it adds to the transcript. */
-export type EngineEvent = LoopEvent | { type: 'item'; item: TranscriptItem };
+export type { EngineEvent } from '../events/agent-event';
 
 export interface TurnResult {
   sessionId: string;
@@ -68,6 +79,17 @@ const now = () => new Date().toISOString();
 
 function notice(level: NoticeItem['level'], text: string, code: string): NoticeItem {
   return { kind: 'notice', id: randomUUID(), level, text, code, createdAt: now() };
+}
+
+function usageReport(e: Extract<LoopEvent, { type: 'usage' }>): UsageReport {
+  return {
+    model: e.model,
+    apiId: e.apiId,
+    usage: e.usage,
+    cacheWrite1hTokens: e.cacheWrite1hTokens,
+    webSearchRequests: e.webSearchRequests,
+    durationMs: e.durationMs,
+  };
 }
 
 /** A quiet line for the transcript about a recovery step, or null for plain turns. */
@@ -101,7 +123,7 @@ export class QueryEngine {
     this.cwd = options.cwd;
     // The Bash analysis decides which commands may run in parallel: have its parser ready early.
     loadBashParser().catch(() => undefined);
-    this.conversation = new Conversation(options.sessionId, options.writer);
+    this.conversation = new Conversation(options.agentId ?? options.sessionId, options.writer);
     this.shell = options.shell ?? plainShell(options.toolEnv);
     this.tasks = new TaskManager(options.sessionId, this.shell, options.taskEvents ?? {});
   }
@@ -115,8 +137,18 @@ export class QueryEngine {
     return this.conversation.items;
   }
 
+  /** What this agent cost, with its sub-agents. */
   get cost(): CostTracker {
     return this.conversation.cost;
+  }
+
+  /** What this agent's own requests cost. */
+  get ownCost(): CostTracker {
+    return this.conversation.ownCost;
+  }
+
+  get agentId(): string {
+    return this.options.agentId ?? this.options.sessionId;
   }
 
   /** Shows a note in this run's transcript without saving it (a repaired file, an internal error). */
@@ -129,7 +161,7 @@ export class QueryEngine {
   }
 
   /** Starts a new session file. */
-  start(createdAt = now()): void {
+  start(createdAt = now(), agent?: Extract<TranscriptLine, { type: 'session' }>['agent']): void {
     this.conversation.appendLine({
       type: 'session',
       version: 1,
@@ -137,7 +169,14 @@ export class QueryEngine {
       projectPath: this.options.projectRoot,
       createdAt,
       model: this.model,
+      ...(agent ? { agent } : {}),
     });
+  }
+
+  /** The usage of a descendant that runs outside a tool call (a background agent): part of the total. */
+  absorb(e: Extract<LoopEvent, { type: 'usage' }>): void {
+    this.conversation.addNestedUsage(usageReport(e));
+    if (!this.running) this.conversation.saveCost();
   }
 
   /**
@@ -234,6 +273,9 @@ export class QueryEngine {
       env: this.options.toolEnv,
       shell: this.shell,
       tasks: this.tasks,
+      agentId: this.agentId,
+      ...(this.options.agents ? { agents: this.options.agents } : {}),
+      ...(this.options.team ? { team: this.options.team } : {}),
     };
     const loop = queryLoop({
       messages: [...this.conversation.context],
@@ -243,6 +285,7 @@ export class QueryEngine {
         platform: this.options.platform ?? process.platform,
         date: new Date(),
         append: this.options.appendSystemPrompt,
+        ...(this.options.systemPrompt !== undefined ? { base: this.options.systemPrompt } : {}),
       }),
       tools: this.options.tools,
       toolUseContext,
@@ -300,18 +343,15 @@ export class QueryEngine {
             this.conversation.replaceContext(e);
             break;
           case 'usage':
-            this.conversation.addUsage({
-              model: e.model,
-              apiId: e.apiId,
-              usage: e.usage,
-              cacheWrite1hTokens: e.cacheWrite1hTokens,
-              webSearchRequests: e.webSearchRequests,
-              durationMs: e.durationMs,
-            });
+            this.conversation.addUsage(usageReport(e));
             usage = addUsage(usage, e.usage);
             break;
           case 'denied':
             denials.push(e.denial);
+            break;
+          case 'tool_progress':
+            // A descendant's request is paid for by this session too: it joins the total.
+            if (e.agent?.type === 'usage') this.conversation.addNestedUsage(usageReport(e.agent));
             break;
           case 'cwd':
             this.cwd = e.cwd;

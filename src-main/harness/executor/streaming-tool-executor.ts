@@ -4,11 +4,11 @@ import type { z } from 'zod';
 import type { ImageBlock, TextBlock, ToolResultBlock, ToolUseBlock } from '@shared/domain/messages';
 import type { PermissionDenial } from '@shared/domain/permissions';
 import type { PermissionGate } from '../permissions/gate';
-import type { AnyTool, ToolOutput, ToolUseContext } from '../tools/tool';
+import type { AnyTool, ToolOutput, ToolProgress, ToolUseContext } from '../tools/tool';
 
 export type ExecutorEvent =
   | { type: 'tool_start'; toolUseId: string }
-  | { type: 'tool_progress'; toolUseId: string; text: string }
+  | ({ type: 'tool_progress'; toolUseId: string } & ToolProgress)
   | { type: 'tool_result'; toolUseId: string; block: ToolResultBlock };
 
 export interface ExecutorOptions {
@@ -201,7 +201,7 @@ export class StreamingToolExecutor {
           output = step.value;
           break;
         }
-        this.pending.push({ type: 'tool_progress', toolUseId: t.block.id, text: step.value.text });
+        this.pending.push({ type: 'tool_progress', toolUseId: t.block.id, ...step.value });
         this.wake();
       }
     } catch (error) {

@@ -16,6 +16,8 @@ export interface PermissionRequest {
   suggestions: string[];
   /** For Edit and Write: the change the call would make. */
   preview?: PermissionPreview;
+  /** The sub-agent or worker asking, when it is not the session's main agent. */
+  agent?: { id: string; name: string; agentType: string };
 }
 
 export type PermissionAnswer =

@@ -1,60 +1,28 @@
 import path from 'node:path';
-import type { PermissionMode } from '@shared/domain/permissions';
-import type { SandboxService } from '../bash/sandbox';
-import { QueryEngine, type EngineOptions } from '../engine/query-engine';
-import type { EngineGate, PermissionLogEntry } from '../permissions/engine-gate';
-import type { PermissionHandler } from '../permissions/handlers';
+import { agentTool } from '../agents/agent-tool';
+import { QueryEngine } from '../engine/query-engine';
+import type { AgentEvent, EngineEvent } from '../events/agent-event';
 import { createSessionShell } from '../permissions/sandbox-policy';
 import { createSessionGate } from '../permissions/session-gate';
-import type { SourceLocations } from '../permissions/settings-sources';
 import { TranscriptWriter } from '../session/transcript-file';
+import { coordinatorRun, COORDINATOR_PROMPT } from '../teams/coordinator-run';
+import { TeamManager } from '../teams/team-manager';
+import { coordinatorTools } from '../teams/tools/coordinator-tools';
+import { createSpawner } from './subagents';
+import { createWorkerFactory } from './teammates';
+import type { AgentRuntime, RuntimeSetup } from './types';
+
+export type { AgentRuntime, RuntimeSetup } from './types';
 
 /**
- * Everything one agent's runtime needs from whoever starts it (the workspace, `-p`, and later
- * sub-agents and teammates). Capabilities come in here; nothing below reaches back for them.
- */
-export interface RuntimeSetup extends Pick<
-  EngineOptions,
-  | 'sessionId'
-  | 'projectRoot'
-  | 'model'
-  | 'fallbackModel'
-  | 'tools'
-  | 'models'
-  | 'toolEnv'
-  | 'maxRetries'
-  | 'appendSystemPrompt'
-  | 'maxTurns'
-  | 'taskEvents'
-> {
-  /** The agent's JSONL transcript; its own files go in a folder of the same name beside it. */
-  transcriptFile: string;
-  /** Where its permission rules, sandbox settings and trust come from. */
-  locations: SourceLocations;
-  /** The person's home, for `~/` in rules and the sandbox's secret paths. */
-  home: string;
-  sandbox: SandboxService | null;
-  /** The mode it starts in, and the mode read at every decision (a change applies at the next call). */
-  initialMode: PermissionMode;
-  mode: () => PermissionMode;
-  /** Who answers an "ask"; null where nobody can be asked (print mode): asks become denials. */
-  handler: PermissionHandler | null;
-  onDecision?: (entry: PermissionLogEntry) => void;
-}
-
-export interface AgentRuntime {
-  engine: QueryEngine;
-  gate: EngineGate;
-  /** The folder of the agent's own files: large outputs, temp folder, quarantine. */
-  sessionDir: string;
-}
-
-/**
- * The one place a runtime is wired: permission gate, sandboxed shell, transcript writer and engine.
- * The workspace and print mode used to each do this by hand, and drifted apart.
+ * The one place a runtime is wired: permission gate, sandboxed shell, transcript writer, the Agent
+ * tool with its spawner, and the engine. The workspace, print mode, sub-agents and teammates all
+ * come through here, so they cannot drift apart.
  */
 export function createRuntime(s: RuntimeSetup): AgentRuntime {
-  const sessionDir = path.join(path.dirname(s.transcriptFile), s.sessionId);
+  const sessionDir = s.sessionDir ?? path.join(path.dirname(s.transcriptFile), s.sessionId);
+  const agentId = s.agent?.agentId ?? s.sessionId;
+  const parentId = s.agent?.parentId ?? null;
   const sandbox = s.sandbox;
   const gate = createSessionGate({
     sessionId: s.sessionId,
@@ -65,8 +33,49 @@ export function createRuntime(s: RuntimeSetup): AgentRuntime {
     home: s.home,
     ...(s.onDecision ? { onDecision: s.onDecision } : {}),
   });
-  const engine = new QueryEngine({
+  // Assigned below: the spawner reads the engine's model and mode only once a call runs.
+  let engine: QueryEngine | null = null;
+  const tag = (e: EngineEvent): AgentEvent => ({ ...e, agentId, parentId });
+  // Agents that run outside a tool call (background agents, a team's workers): their work reaches
+  // whoever watches this one, and their cost this agent's total.
+  const onNested = (e: AgentEvent) => {
+    if (e.type === 'usage') built.absorb(e);
+    s.onAgentEvent?.(e);
+  };
+  const team = s.coordinator
+    ? new TeamManager({
+        sessionId: s.sessionId,
+        coordinatorId: agentId,
+        sessionDir,
+        workers: createWorkerFactory({
+          parent: s,
+          sessionDir,
+          coordinatorId: agentId,
+          parentModel: () => engine?.model ?? s.model,
+          create: createRuntime,
+        }),
+        onAgentEvent: onNested,
+        agentStops: s.agentStops,
+        events: s.coordinator.events,
+      })
+    : null;
+  // A coordinator delegates through its team only: it has no Agent tool.
+  const spawner =
+    s.agents && !team
+      ? createSpawner({
+          parent: s,
+          sessionDir,
+          agentId,
+          parentModel: () => engine?.model ?? s.model,
+          create: createRuntime,
+        })
+      : undefined;
+  const tools = team
+    ? coordinatorTools(() => team.coordinator().agentTypes())
+    : [...s.tools.filter((t) => t.name !== 'Agent'), ...(spawner ? [agentTool(spawner)] : [])];
+  engine = new QueryEngine({
     sessionId: s.sessionId,
+    agentId,
     projectRoot: s.projectRoot,
     cwd: s.projectRoot,
     sessionDir,
@@ -74,14 +83,20 @@ export function createRuntime(s: RuntimeSetup): AgentRuntime {
     model: s.model,
     fallbackModel: s.fallbackModel,
     permissionMode: s.initialMode,
-    gate,
-    tools: s.tools,
+    gate: s.restrictGate ? s.restrictGate(gate) : gate,
+    tools,
     models: s.models,
     toolEnv: s.toolEnv,
     maxRetries: s.maxRetries,
-    appendSystemPrompt: s.appendSystemPrompt,
+    appendSystemPrompt: team
+      ? [s.appendSystemPrompt, COORDINATOR_PROMPT].filter((p) => p !== undefined && p !== '').join('\n\n')
+      : s.appendSystemPrompt,
+    systemPrompt: s.systemPrompt,
     maxTurns: s.maxTurns,
-    taskEvents: s.taskEvents,
+    sleep: s.sleep,
+    agents: spawner,
+    team: team?.coordinator() ?? s.teammate,
+    taskEvents: { ...s.taskEvents, onAgentEvent: onNested },
     shell: createSessionShell({
       sessionDir,
       locations: s.locations,
@@ -90,5 +105,41 @@ export function createRuntime(s: RuntimeSetup): AgentRuntime {
       sandbox,
     }),
   });
-  return { engine, gate, sessionDir };
+  const built = engine;
+  async function* runTurn(
+    prompt: Parameters<AgentRuntime['run']>[0],
+    options: Parameters<AgentRuntime['run']>[1] = {},
+  ): ReturnType<AgentRuntime['run']> {
+    const turn = built.submit(prompt, options);
+    try {
+      for (;;) {
+        const next = await turn.next();
+        if (next.done) return next.value;
+        const e = next.value;
+        // A descendant's event is already tagged: it travels up as it is, flattened.
+        yield e.type === 'tool_progress' && e.agent ? e.agent : tag(e);
+      }
+    } finally {
+      // Closed early by the consumer: the engine stops the turn and saves what it had.
+      await turn.return(undefined as never);
+    }
+  }
+  return {
+    engine: built,
+    gate,
+    sessionDir,
+    agentId,
+    parentId,
+    team,
+    run: team
+      ? (prompt, options = {}) =>
+          coordinatorRun({
+            team,
+            turn: runTurn,
+            prompt,
+            options,
+            waitForTeam: s.coordinator?.waitForTeam === true,
+          })
+      : runTurn,
+  };
 }

@@ -30,6 +30,16 @@ export const TranscriptLine = z.discriminatedUnion('type', [
     projectPath: z.string(),
     createdAt: z.string(),
     model: z.string(),
+    /** For a sub-agent's or teammate's transcript: who it is and who started it. */
+    agent: z
+      .object({
+        agentId: z.string(),
+        parentId: z.string().nullable(),
+        agentType: z.string(),
+        name: z.string(),
+        toolUseId: z.string().nullable(),
+      })
+      .optional(),
   }),
   z.object({ type: z.literal('item'), item: TranscriptItem }),
   z.object({ type: z.literal('title'), title: z.string(), at: z.string() }),
@@ -46,7 +56,8 @@ export const TranscriptLine = z.discriminatedUnion('type', [
   /** A permission decision, for the session's permission log. */
   z.object({ type: z.literal('permission'), entry: PermissionLogEntry }),
   /** Cost and usage so far; restored on resume only for the same session id. */
-  z.object({ type: z.literal('cost'), snapshot: CostSnapshot, at: z.string() }),
+  /** `snapshot` is the agent's total with its sub-agents'; `own` (when it has had any) its own alone. */
+  z.object({ type: z.literal('cost'), snapshot: CostSnapshot, own: CostSnapshot.optional(), at: z.string() }),
 ]);
 export type TranscriptLine = z.infer<typeof TranscriptLine>;
 

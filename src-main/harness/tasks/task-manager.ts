@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { TaskView } from '@shared/domain/session';
 import type { ShellExecutor } from '../bash/shell-executor';
+import type { AgentEvent } from '../events/agent-event';
 
 /** Background commands run until they end or are stopped (a dev server may run for hours). */
 const BACKGROUND_TIMEOUT_MS = 24 * 60 * 60 * 1000;
@@ -22,6 +23,8 @@ interface Task {
 export interface TaskEvents {
   onChange?: (task: TaskView) => void;
   onOutput?: (taskId: string, text: string) => void;
+  /** Events of background agents, for whoever watches the session (and its cost). */
+  onAgentEvent?: (e: AgentEvent) => void;
 }
 
 /**
@@ -57,6 +60,72 @@ export class TaskManager {
     task.done = this.run(task, command, o.cwd);
     this.events.onChange?.({ ...view });
     return { ...view };
+  }
+
+  /**
+   * A background agent (`local_agent`): an Agent call with `run_in_background`. It runs on its own
+   * until it ends or is stopped; its events go to `onAgentEvent`, its final answer to the output the
+   * model reads with TaskOutput.
+   */
+  startAgent(o: {
+    description: string;
+    prompt: string;
+    run: (
+      signal: AbortSignal,
+    ) => AsyncGenerator<AgentEvent, { text: string; reason: string; agentId: string }>;
+  }): TaskView {
+    const id = `agent_${randomBytes(6).toString('hex')}`;
+    const abort = new AbortController();
+    const view: TaskView = {
+      id,
+      sessionId: this.sessionId,
+      kind: 'local_agent',
+      description: o.description,
+      command: o.prompt,
+      status: 'running',
+      startedAt: new Date().toISOString(),
+      endedAt: null,
+      exitCode: null,
+      outputTail: '',
+    };
+    const task: Task = { view, abort, output: '', dropped: 0, readTo: 0, done: Promise.resolve() };
+    this.tasks.set(id, task);
+    task.done = this.runAgent(task, o.run(abort.signal));
+    this.events.onChange?.({ ...view });
+    return { ...view };
+  }
+
+  private async runAgent(
+    task: Task,
+    gen: AsyncGenerator<AgentEvent, { text: string; reason: string; agentId: string }>,
+  ): Promise<void> {
+    try {
+      for (;;) {
+        const step = await gen.next();
+        if (step.done) {
+          task.view.agentId = step.value.agentId;
+          this.append(task, step.value.text);
+          task.view.status =
+            step.value.reason === 'completed'
+              ? 'completed'
+              : step.value.reason === 'aborted'
+                ? 'killed'
+                : 'failed';
+          break;
+        }
+        const e = step.value;
+        if (e.type === 'agent_started' && task.view.agentId === undefined) {
+          task.view.agentId = e.info.agentId;
+          this.events.onChange?.({ ...task.view });
+        }
+        this.events.onAgentEvent?.(e);
+      }
+    } catch (error) {
+      this.append(task, `\n${(error as Error).message}\n`);
+      task.view.status = 'failed';
+    }
+    task.view.endedAt = new Date().toISOString();
+    this.events.onChange?.({ ...task.view });
   }
 
   private async run(task: Task, command: string, cwd: string): Promise<void> {
@@ -116,6 +185,24 @@ export class TaskManager {
         .filter((l) => filter.test(l))
         .join('\n');
     return { output, status: task.view.status, exitCode: task.view.exitCode, skipped };
+  }
+
+  /** Waits until the task ends, the time is up or the signal aborts (whichever comes first). */
+  async waitFor(id: string, timeoutMs: number, signal: AbortSignal): Promise<void> {
+    const task = this.tasks.get(id);
+    if (!task || task.view.status !== 'running') return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let onAbort: (() => void) | undefined;
+    await Promise.race([
+      task.done,
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, timeoutMs);
+        onAbort = resolve;
+        signal.addEventListener('abort', onAbort, { once: true });
+      }),
+    ]);
+    clearTimeout(timer);
+    if (onAbort) signal.removeEventListener('abort', onAbort);
   }
 
   kill(id: string): boolean {

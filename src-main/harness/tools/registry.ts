@@ -1,5 +1,5 @@
 import { BashTool } from './bash';
-import { BashOutputTool, KillShellTool } from './task-tools';
+import { BashOutputTool, KillShellTool, TaskOutputTool } from './task-tools';
 import { EditTool } from './edit';
 import { GlobTool } from './glob';
 import { GrepTool } from './grep';
@@ -19,6 +19,7 @@ export function builtinTools(): AnyTool[] {
     BashTool,
     BashOutputTool,
     KillShellTool,
+    TaskOutputTool,
     TodoWriteTool,
   ];
 }

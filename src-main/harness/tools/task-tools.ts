@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import description from './prompts/bash-output.md?raw';
 import killDescription from './prompts/kill-shell.md?raw';
+import taskOutputDescription from './prompts/task-output.md?raw';
 import { buildTool, type ToolOutput } from './tool';
 
 export const BashOutputTool = buildTool({
@@ -48,5 +49,38 @@ export const KillShellTool = buildTool({
     return ctx.tasks.kill(input.shell_id)
       ? { content: `Stopped background task ${input.shell_id}.` }
       : { content: `Background task ${input.shell_id} is not running (or does not exist).`, isError: true };
+  },
+});
+
+/** Longest a blocking TaskOutput waits, so a stuck task cannot hold the turn forever. */
+const MAX_WAIT_MS = 600_000;
+
+export const TaskOutputTool = buildTool({
+  name: 'TaskOutput',
+  description: taskOutputDescription,
+  inputSchema: z.strictObject({
+    task_id: z.string().min(1).describe('The background task id (an agent or a command)'),
+    block: z.boolean().optional().describe('Wait for the task to end before answering (default false)'),
+    timeout: z
+      .number()
+      .int()
+      .positive()
+      .max(MAX_WAIT_MS)
+      .optional()
+      .describe('How long to wait when blocking, in milliseconds (default 60000)'),
+  }),
+  isReadOnly: () => true,
+  isConcurrencySafe: () => true,
+  // eslint-disable-next-line require-yield -- no progress
+  async *call(input, ctx): AsyncGenerator<never, ToolOutput> {
+    if (!ctx.tasks) return { content: 'Background tasks are not available here.', isError: true };
+    if (input.block === true)
+      await ctx.tasks.waitFor(input.task_id, input.timeout ?? 60_000, ctx.abortSignal);
+    const read = ctx.tasks.readNew(input.task_id);
+    if (!read)
+      return { content: `There is no background task ${input.task_id} in this session.`, isError: true };
+    return {
+      content: `<status>${read.status}</status>\n${read.output === '' ? '(no new output)' : read.output}`,
+    };
   },
 });

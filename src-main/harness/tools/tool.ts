@@ -1,7 +1,9 @@
 import type { z } from 'zod';
 import type { ImageBlock, TextBlock, ToolDisplay } from '@shared/domain/messages';
 import type { PermissionMode } from '@shared/domain/permissions';
+import type { TeamMember, TeamMessage } from '@shared/domain/team';
 import type { ShellExecutor } from '../bash/shell-executor';
+import type { AgentEvent, AgentOutcome } from '../events/agent-event';
 import type { TaskManager } from '../tasks/task-manager';
 import type { FileHistory } from './file-history';
 import type { ReadFileState } from './read-file-state';
@@ -18,9 +20,44 @@ export interface ToolOutput {
   contextModifier?: (ctx: ToolUseContext) => ToolUseContext;
 }
 
-export interface ToolProgress {
-  /** A line of live output, shown on the tool's card while it runs. */
-  text: string;
+/**
+ * Live output of a running tool: a line of text shown on its card, or an event of a sub-agent the
+ * tool started (passed up unchanged, so every ancestor sees its descendants' work as it happens).
+ */
+export type ToolProgress = { text: string; agent?: undefined } | { agent: AgentEvent; text?: undefined };
+
+/** One Agent call's request to start a sub-agent. */
+export interface SpawnRequest {
+  agentType: string;
+  prompt: string;
+  description: string;
+  /** A model alias or id asked for by the call; the definition's model otherwise. */
+  model?: string | undefined;
+  toolUseId: string;
+}
+
+/** What a finished sub-agent hands back to the call that started it. */
+export interface SpawnResult extends AgentOutcome {
+  agentId: string;
+  agentType: string;
+  model: string;
+  /** Its own usage and cost, and with its descendants'. */
+  costUsd: number;
+  totalCostUsd: number;
+  totalTokens: number;
+  toolUseCount: number;
+  durationMs: number;
+}
+
+/**
+ * The capability to start sub-agents, injected per runtime (never imported by tools): a runtime
+ * whose agent may not delegate simply has none.
+ */
+export interface AgentSpawner {
+  /** Agent types this runtime may start, with when to use each (for the Agent tool's description). */
+  catalog(): { name: string; description: string }[];
+  /** Runs a sub-agent to its end; yields its events (and its descendants'), tagged with their ids. */
+  run(request: SpawnRequest, signal: AbortSignal): AsyncGenerator<AgentEvent, SpawnResult>;
 }
 
 /** Everything a tool may touch. Tools get capabilities here, never through imports. */
@@ -50,7 +87,56 @@ export interface ToolUseContext {
   checkedPaths?: readonly string[];
   /** The session's background tasks, where there are any. */
   tasks?: TaskManager;
+  /** The agent running the tool (the session's id for its main agent). */
+  agentId?: string;
+  /** Starts sub-agents; absent where this agent may not delegate. */
+  agents?: AgentSpawner;
+  /** The team this agent leads (a coordinator) or works in (a worker); absent outside a team. */
+  team?: TeamCapability;
 }
+
+/** A worker to create, as TeamCreate asks for it. */
+export interface WorkerSpec {
+  name: string;
+  agentType: string;
+  model?: string | undefined;
+  instructions: string;
+  /** Start in plan mode: it must have a plan approved before it changes anything. */
+  planMode: boolean;
+}
+
+/**
+ * What a coordinator may do with its team, injected per runtime (never imported by tools). Bad input
+ * (an unknown worker, a taken name) throws an error whose message is meant for the model.
+ */
+export interface CoordinatorTeam {
+  role: 'coordinator';
+  /** Agent types a worker may be, with when to use each. */
+  agentTypes(): { name: string; description: string }[];
+  members(): TeamMember[];
+  create(specs: readonly WorkerSpec[]): TeamMember[];
+  /** Ends workers (all for `*`): stops what they are doing; returns the names ended. */
+  remove(names: readonly string[]): Promise<string[]>;
+  /** Writes to a worker's mailbox (every active worker's for `*`); returns the messages delivered. */
+  send(to: string, text: string): TeamMessage[];
+  /** Waits until each named worker has written back after `afterSeq`; those replies count as read. */
+  waitForReplies(names: readonly string[], afterSeq: number, signal: AbortSignal): Promise<TeamMessage[]>;
+  /** The sequence number of the newest message so far (what `waitForReplies` waits past). */
+  lastSeq(): number;
+  decidePlan(member: string, approve: boolean, feedback: string): TeamMessage;
+  /** The coordinator's structured final output (SyntheticOutput). */
+  setOutput(value: Record<string, unknown>): void;
+}
+
+/** What a worker may do as a member of its team. */
+export interface TeammateTeam {
+  role: 'worker';
+  name: string;
+  /** Sends its plan for approval (plan mode); throws if it has nothing to ask approval for. */
+  submitPlan(plan: string): TeamMessage;
+}
+
+export type TeamCapability = CoordinatorTeam | TeammateTeam;
 
 export interface TodoItem {
   content: string;

@@ -11,7 +11,12 @@ import { channel, ProjectRef, SessionRef } from './common';
 export const requests = {
   'sessions.list': channel(ProjectRef, z.array(SessionSummary)),
   'sessions.create': channel(
-    z.strictObject({ projectId: z.string().min(1).max(500), model: ModelId.optional() }),
+    z.strictObject({
+      projectId: z.string().min(1).max(500),
+      model: ModelId.optional(),
+      /** A coordinator session: its only tools are TeamCreate, TeamDelete, SendMessage, SyntheticOutput. */
+      coordinator: z.boolean().optional(),
+    }),
     SessionSummary,
   ),
   'sessions.get': channel(
@@ -30,6 +35,14 @@ export const requests = {
     z.strictObject({ sessionId: SessionId, mode: PermissionMode }),
     SessionSummary,
   ),
+  /**
+   * Sends a session to the background (its tab closes, it keeps working, the person is told when it
+   * ends or needs them) or brings it back (`background: false`, reopening its tab).
+   */
+  'sessions.setBackground': channel(
+    z.strictObject({ sessionId: SessionId, background: z.boolean() }),
+    SessionSummary,
+  ),
   /** The modes a project's sessions may use (start mode from trusted sources; bypass unless disabled). */
   'sessions.modes': channel(ProjectRef, PermissionModesView),
 } as const;
@@ -38,11 +51,11 @@ export const events = {
   /** A session's summary changed (activity, title, usage, cost, model). */
   'sessions.changed': z.object({ session: SessionSummary }),
   /** A new transcript item; a streaming assistant message arrives first empty, then as deltas. */
-  'transcript.appended': z.object({ sessionId: z.string(), item: TranscriptItem }),
+  'transcript.appended': z.object({ sessionId: z.string(), agentId: z.string(), item: TranscriptItem }),
   /** An item replaced whole, e.g. a streamed message in its final form. */
-  'transcript.updated': z.object({ sessionId: z.string(), item: TranscriptItem }),
+  'transcript.updated': z.object({ sessionId: z.string(), agentId: z.string(), item: TranscriptItem }),
   /** A shown message withdrawn (a failed attempt, a reply regenerated with a larger limit). */
-  'transcript.removed': z.object({ sessionId: z.string(), itemId: z.string() }),
+  'transcript.removed': z.object({ sessionId: z.string(), agentId: z.string(), itemId: z.string() }),
   /** Text deltas and tool output of every running session, batched (about one frame's worth per message). */
   'stream.batch': z.object({
     deltas: z.array(StreamDelta),
@@ -50,5 +63,5 @@ export const events = {
     taskOutput: z.array(TaskOutputDelta),
   }),
   /** A tool call finished; its result arrives before the message that collects all results of the round. */
-  'tool.result': z.object({ sessionId: z.string(), block: ToolResultBlock }),
+  'tool.result': z.object({ sessionId: z.string(), agentId: z.string(), block: ToolResultBlock }),
 } as const;

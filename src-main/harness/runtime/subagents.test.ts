@@ -1,0 +1,280 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { ToolResultBlock } from '@shared/domain/messages';
+import type { AgentEvent } from '../events/agent-event';
+import { readTranscript } from '../session/transcript-file';
+import { testRuntime } from '../../test-support/runtime';
+import { text, toolUse } from '../../test-support/engine';
+
+const usage = (input: number, output: number) => ({ input_tokens: input, output_tokens: output });
+
+const agentCall = (
+  id: string,
+  prompt: string,
+  type = 'general-purpose',
+  extra: Record<string, unknown> = {},
+) => toolUse('Agent', { description: `task ${id}`, prompt, subagent_type: type, ...extra }, id);
+
+function results(events: readonly AgentEvent[], agentId: string): ToolResultBlock[] {
+  return events.flatMap((e) => (e.type === 'tool_result' && e.agentId === agentId ? [e.block] : []));
+}
+
+function requestTools(body: { tools?: { name: string }[] }): string[] {
+  return (body.tools ?? []).map((t) => t.name);
+}
+
+describe('sub-agents through the Agent tool', () => {
+  it('gives a sub-agent only its own system prompt and the prompt, and returns its text as the result', async () => {
+    const t = await testRuntime({
+      steps: [
+        {
+          when: { lastUserText: 'start' },
+          reply: { content: [agentCall('tu1', 'SUBTASK find the config')], stop_reason: 'tool_use' },
+        },
+        { when: { lastUserText: 'SUBTASK' }, reply: { content: [text('Found config in app.json')] } },
+        { when: { lastUserText: 'Found config' }, reply: { content: [text('All done')] } },
+      ],
+    });
+    const { events, result } = await t.run('start the work, please');
+    expect(result.terminal.reason).toBe('completed');
+    expect(result.text).toBe('All done');
+
+    const sub = t.api.requests.find((r) => JSON.stringify(r.body.messages).includes('SUBTASK'));
+    expect(sub).toBeDefined();
+    const messages = sub?.body.messages ?? [];
+    // Its context is its prompt alone: not the person's message, not the parent's reply.
+    expect(messages).toHaveLength(1);
+    expect(JSON.stringify(messages)).not.toContain('start the work');
+    const system = JSON.stringify(sub?.body.system);
+    expect(system).not.toContain('You are Carapace, an AI coding agent');
+    expect(system).toContain('<env>');
+
+    const [block] = results(events, t.runtime.agentId);
+    expect(block?.content).toBe('Found config in app.json');
+    expect(block?.is_error).toBeUndefined();
+    expect(block?.meta?.display).toMatchObject({
+      kind: 'agent',
+      agentType: 'general-purpose',
+      background: false,
+    });
+
+    // Its transcript is saved beside the session, named for the agent.
+    const started = events.find((e) => e.type === 'agent_started');
+    if (started?.type !== 'agent_started') throw new Error('no agent_started');
+    expect(started.info.transcriptFile).toBe(
+      path.join(t.runtime.sessionDir, 'subagents', `${started.info.agentId}.jsonl`),
+    );
+    const saved = readTranscript(started.info.transcriptFile).lines;
+    expect(saved.some((l) => l.type === 'session' && l.agent?.agentId === started.info.agentId)).toBe(true);
+    expect(JSON.stringify(saved)).toContain('Found config in app.json');
+  });
+
+  it('runs two Agent calls of one message at the same time', async () => {
+    const slow = (label: string) => ({
+      content: [text(`${label} finished: ${'x'.repeat(200)}`)],
+      chunkChars: 10,
+      delayMs: 15,
+    });
+    const t = await testRuntime({
+      steps: [
+        {
+          when: { lastUserText: 'go' },
+          reply: {
+            content: [agentCall('a1', 'ALPHA job'), agentCall('b1', 'BETA job')],
+            stop_reason: 'tool_use',
+          },
+        },
+        { when: { lastUserText: 'ALPHA job' }, reply: slow('alpha') },
+        { when: { lastUserText: 'BETA job' }, reply: slow('beta') },
+        { when: { lastUserPattern: 'finished' }, reply: { content: [text('both done')] } },
+      ],
+    });
+    const order: string[] = [];
+    const { result } = await t.run('go', {}, (e) => {
+      if (e.type === 'agent_started') order.push(`start ${e.info.name}`);
+      if (e.type === 'agent_ended') order.push(`end ${e.agentId}`);
+    });
+    expect(result.text).toBe('both done');
+    // Both started before either ended…
+    expect(order.slice(0, 2).sort()).toEqual(['start task a1', 'start task b1']);
+    // …and the server had both requests before it finished answering the first.
+    const alpha = t.api.requests.find((r) => JSON.stringify(r.body.messages).includes('ALPHA'));
+    const beta = t.api.requests.find((r) => JSON.stringify(r.body.messages).includes('BETA'));
+    const streamMs = (200 / 10) * 15; // at least this long per reply
+    expect(Math.abs((alpha?.receivedAt ?? 0) - (beta?.receivedAt ?? 1e12))).toBeLessThan(streamMs);
+  });
+
+  it('Stop during a sub-agent’s tool call ends it and records the interruption', async () => {
+    const t = await testRuntime({
+      steps: [
+        {
+          when: { lastUserText: 'begin' },
+          reply: { content: [agentCall('s1', 'SLEEPER task')], stop_reason: 'tool_use' },
+        },
+        {
+          when: { lastUserText: 'SLEEPER' },
+          reply: { content: [toolUse('Bash', { command: 'sleep 30' }, 'bash1')], stop_reason: 'tool_use' },
+        },
+      ],
+    });
+    const stop = new AbortController();
+    const began = performance.now();
+    const { events, result } = await t.run('begin', { signal: stop.signal }, (e) => {
+      if (e.type === 'tool_start' && e.block.name === 'Bash') setTimeout(() => stop.abort(), 200);
+    });
+    expect(result.terminal.reason).toBe('aborted');
+    expect(performance.now() - began).toBeLessThan(20_000);
+    const started = events.find((e) => e.type === 'agent_started');
+    if (started?.type !== 'agent_started') throw new Error('no agent_started');
+    const ended = events.find((e) => e.type === 'agent_ended');
+    expect(ended?.type === 'agent_ended' && ended.outcome.reason).toBe('aborted');
+    // The sub-agent's own transcript closes its Bash call as interrupted…
+    const sub = readTranscript(started.info.transcriptFile).lines;
+    const subResults = sub.flatMap((l) =>
+      l.type === 'item' && l.item.kind === 'message'
+        ? l.item.content.filter((b): b is ToolResultBlock => b.type === 'tool_result')
+        : [],
+    );
+    expect(subResults.find((b) => b.tool_use_id === 'bash1')?.is_error).toBe(true);
+    expect(JSON.stringify(subResults)).toMatch(/[Ii]nterrupted/);
+    // …and the parent's Agent call is recorded as interrupted too.
+    const parentResults = readTranscript(t.transcriptFile).lines.flatMap((l) =>
+      l.type === 'item' && l.item.kind === 'message'
+        ? l.item.content.filter((b): b is ToolResultBlock => b.type === 'tool_result')
+        : [],
+    );
+    const agentResult = parentResults.find((b) => b.tool_use_id === 's1');
+    expect(agentResult?.is_error).toBe(true);
+    expect(JSON.stringify(agentResult?.content)).toMatch(/[Ii]nterrupted/);
+  });
+
+  it('rolls every sub-agent’s usage up into the session total, per model', async () => {
+    const t = await testRuntime({
+      steps: [
+        {
+          when: { lastUserText: 'cost' },
+          reply: {
+            content: [agentCall('c1', 'EXPLORE it', 'Explore'), agentCall('c2', 'GENERAL it')],
+            stop_reason: 'tool_use',
+            usage: usage(1000, 100),
+          },
+        },
+        {
+          when: { lastUserText: 'EXPLORE it' },
+          reply: { content: [text('explored')], usage: usage(3000, 300) },
+        },
+        {
+          when: { lastUserText: 'GENERAL it' },
+          reply: { content: [text('generalled')], usage: usage(5000, 500) },
+        },
+        {
+          when: { lastUserPattern: 'explored|generalled' },
+          reply: { content: [text('sum')], usage: usage(2000, 200) },
+        },
+      ],
+    });
+    const { events } = await t.run('cost check');
+    const children = events.flatMap((e) => (e.type === 'agent_started' ? [e.info] : []));
+    expect(children).toHaveLength(2);
+    // Explore runs on the cheaper model by default.
+    expect(children.find((c) => c.agentType === 'Explore')?.model).toBe('claude-haiku-4-5');
+
+    const own = t.runtime.engine.ownCost.modelUsage();
+    const total = t.runtime.engine.cost.modelUsage();
+    const childBuckets = children.map((c) => {
+      const line = readTranscript(c.transcriptFile)
+        .lines.filter((l) => l.type === 'cost')
+        .at(-1);
+      if (line?.type !== 'cost') throw new Error('no cost line');
+      return line.snapshot.modelUsage;
+    });
+    const sum: Record<string, { inputTokens: number; outputTokens: number; costMicros: number }> = {};
+    for (const buckets of [own, ...childBuckets])
+      for (const [model, b] of Object.entries(buckets)) {
+        const s = (sum[model] ??= { inputTokens: 0, outputTokens: 0, costMicros: 0 });
+        s.inputTokens += b.inputTokens;
+        s.outputTokens += b.outputTokens;
+        s.costMicros += b.costMicros;
+      }
+    expect(Object.keys(total).sort()).toEqual(['claude-haiku-4-5', 'claude-sonnet-4-5']);
+    for (const [model, b] of Object.entries(total)) {
+      expect({ inputTokens: b.inputTokens, outputTokens: b.outputTokens, costMicros: b.costMicros }).toEqual(
+        sum[model],
+      );
+    }
+    expect(total['claude-sonnet-4-5']?.inputTokens).toBe(1000 + 5000 + 2000);
+    expect(total['claude-haiku-4-5']?.inputTokens).toBe(3000);
+    expect(t.runtime.engine.cost.totalCostUsd).toBeGreaterThan(t.runtime.engine.ownCost.totalCostUsd);
+  });
+
+  it('a sub-agent cannot start sub-agents unless its definition lists the Agent tool', async () => {
+    const agents = (project: string) => {
+      mkdirSync(path.join(project, '.claude', 'agents'), { recursive: true });
+      writeFileSync(
+        path.join(project, '.claude', 'agents', 'lead.md'),
+        '---\nname: lead\ndescription: leads\ntools: Read, Agent\n---\nYou lead a small effort.\n',
+      );
+    };
+    const t = await testRuntime({
+      steps: [
+        {
+          when: { lastUserText: 'delegate' },
+          reply: { content: [agentCall('d1', 'PLAIN sub')], stop_reason: 'tool_use' },
+        },
+        { when: { lastUserText: 'PLAIN sub' }, reply: { content: [text('plain done')] } },
+        {
+          when: { lastUserText: 'plain done' },
+          reply: { content: [agentCall('d2', 'LEAD sub', 'lead')], stop_reason: 'tool_use' },
+        },
+        { when: { lastUserText: 'LEAD sub' }, reply: { content: [text('lead done')] } },
+        { when: { lastUserText: 'lead done' }, reply: { content: [text('ok')] } },
+      ],
+    });
+    agents(t.project);
+    await t.run('delegate twice');
+    const plain = t.api.requests.find((r) => JSON.stringify(r.body.messages).includes('PLAIN sub'));
+    const lead = t.api.requests.find((r) => JSON.stringify(r.body.messages).includes('LEAD sub'));
+    expect(requestTools(plain?.body ?? {})).not.toContain('Agent');
+    expect(requestTools(lead?.body ?? {}).sort()).toEqual(['Agent', 'Read']);
+  });
+
+  it('runs an agent in the background: the call returns at once, the result is read later', async () => {
+    const changes: string[] = [];
+    const t = await testRuntime(
+      {
+        steps: [
+          {
+            when: { lastUserText: 'background' },
+            reply: {
+              content: [agentCall('bg1', 'BACKGROUND job', 'general-purpose', { run_in_background: true })],
+              stop_reason: 'tool_use',
+            },
+          },
+          {
+            when: { lastUserText: 'BACKGROUND job' },
+            reply: { content: [text('background result 42')], delayMs: 30, chunkChars: 4 },
+          },
+          {
+            when: { lastUserText: 'Started the general-purpose agent' },
+            reply: { content: [text('launched')] },
+          },
+        ],
+      },
+      { overrides: { taskEvents: { onChange: (task) => changes.push(`${task.kind} ${task.status}`) } } },
+    );
+    const { result, events } = await t.run('background please');
+    expect(result.text).toBe('launched');
+    const [block] = results(events, t.runtime.agentId);
+    const taskId = /task (agent_\w+)/.exec(JSON.stringify(block?.content))?.[1];
+    expect(taskId).toBeDefined();
+    // It returned before the agent finished.
+    expect(t.runtime.engine.tasks.list().find((x) => x.id === taskId)?.status).toBe('running');
+    await t.runtime.engine.tasks.waitFor(taskId ?? '', 10_000, new AbortController().signal);
+    const read = t.runtime.engine.tasks.readNew(taskId ?? '');
+    expect(read?.status).toBe('completed');
+    expect(read?.output).toBe('background result 42');
+    // The person is told when it starts and when it ends.
+    expect(changes.filter((c) => !c.endsWith('running'))).toEqual(['local_agent completed']);
+  });
+});

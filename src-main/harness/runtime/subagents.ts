@@ -1,0 +1,183 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { PermissionMode } from '@shared/domain/permissions';
+import type { AgentDefinition } from '../agents/definition';
+import { subagentModel } from '../agents/model-choice';
+import { readOnlyGate } from '../agents/read-only-gate';
+import { parseVerdict } from '../agents/verdict';
+import type { AgentEvent, AgentInfo } from '../events/agent-event';
+import type { PermissionHandler } from '../permissions/handlers';
+import type { AgentSpawner, AnyTool, SpawnRequest, SpawnResult } from '../tools/tool';
+import type { AgentRuntime, RuntimeSetup } from './types';
+
+/** Write tools a read-only agent is never offered. */
+const WRITE_TOOLS = new Set(['Write', 'Edit', 'NotebookEdit']);
+
+const now = () => new Date().toISOString();
+
+/** Modes from narrowest to widest; a sub-agent never runs wider than its parent. */
+const WIDTH: Record<PermissionMode, number> = {
+  plan: 0,
+  dontAsk: 1,
+  default: 2,
+  acceptEdits: 3,
+  bypassPermissions: 4,
+};
+
+export function childMode(parent: PermissionMode, asked: PermissionMode | null): PermissionMode {
+  if (asked === null) return parent;
+  return WIDTH[asked] <= WIDTH[parent] ? asked : parent;
+}
+
+/** The tools a definition is offered out of its parent's (the Agent tool is added by the runtime). */
+export function toolsFor(def: AgentDefinition, parentTools: readonly AnyTool[]): AnyTool[] {
+  return parentTools.filter(
+    (t) =>
+      t.name !== 'Agent' &&
+      (def.tools === null || def.tools.includes(t.name)) &&
+      !def.disallowedTools.includes(t.name) &&
+      !(def.readOnly && WRITE_TOOLS.has(t.name)),
+  );
+}
+
+/** The parent's handler, with the asking agent named on every request (the Inbox shows who asks). */
+function attributed(
+  handler: PermissionHandler | null,
+  who: NonNullable<AgentInfo>,
+): PermissionHandler | null {
+  if (!handler) return null;
+  return {
+    resolve: (request, signal) =>
+      handler.resolve(
+        { ...request, agent: { id: who.agentId, name: who.name, agentType: who.agentType } },
+        signal,
+      ),
+  };
+}
+
+export interface SpawnerSetup {
+  parent: RuntimeSetup;
+  sessionDir: string;
+  agentId: string;
+  parentModel: () => string;
+  /** createRuntime itself, passed in so this file need not import it (no cycle). */
+  create: (s: RuntimeSetup) => AgentRuntime;
+}
+
+/**
+ * Starts sub-agents for one runtime's Agent tool: each is a runtime of its own (built by the same
+ * createRuntime) with its own context window, tools, read-file state, transcript and cost, the
+ * parent's permission sources and person, and the parent call's abort signal.
+ */
+export function createSpawner(o: SpawnerSetup): AgentSpawner {
+  const catalog = () => o.parent.agents?.() ?? { agents: [], problems: [] };
+  return {
+    catalog: () => catalog().agents.map((a) => ({ name: a.name, description: a.description })),
+    async *run(request: SpawnRequest, signal: AbortSignal): AsyncGenerator<AgentEvent, SpawnResult> {
+      const def = catalog().agents.find((a) => a.name === request.agentType);
+      if (!def) throw new Error(`There is no agent type "${request.agentType}".`);
+      const id = randomBytes(8).toString('hex');
+      const agentId = `agent-${id}`;
+      const folder = path.join(o.sessionDir, 'subagents');
+      mkdirSync(folder, { recursive: true });
+      const transcriptFile = path.join(folder, `${agentId}.jsonl`);
+      const model = subagentModel({
+        parentModel: o.parentModel(),
+        definitionModel: def.model,
+        requested: request.model,
+        env: process.env,
+      });
+      const info: AgentInfo = {
+        agentId,
+        parentId: o.agentId,
+        toolUseId: request.toolUseId,
+        name: request.description,
+        agentType: def.name,
+        model,
+        startedAt: now(),
+        transcriptFile,
+      };
+      const mode = () => childMode(o.parent.mode(), def.permissionMode);
+      const child = o.create({
+        ...o.parent,
+        transcriptFile,
+        sessionDir: o.sessionDir,
+        agent: {
+          agentId,
+          parentId: o.agentId,
+          agentType: def.name,
+          name: request.description,
+          toolUseId: request.toolUseId,
+        },
+        model,
+        // A sub-agent does not fall back to another model on its own; its parent decides.
+        fallbackModel: undefined,
+        tools: toolsFor(def, o.parent.tools),
+        systemPrompt: def.systemPrompt,
+        appendSystemPrompt: undefined,
+        maxTurns: def.maxTurns ?? o.parent.maxTurns,
+        initialMode: mode(),
+        mode,
+        handler: attributed(o.parent.handler, info),
+        restrictGate: def.readOnly ? (g) => readOnlyGate(g, { runsChecks: def.runsChecks }) : undefined,
+        // Only an agent whose definition lists the Agent tool may start agents of its own.
+        agents: def.canSpawn ? o.parent.agents : undefined,
+      });
+      const started = performance.now();
+      child.engine.start(info.startedAt, {
+        agentId,
+        parentId: o.agentId,
+        agentType: def.name,
+        name: request.description,
+        toolUseId: request.toolUseId,
+      });
+      const tag = { agentId, parentId: o.agentId };
+      yield { type: 'agent_started', info, ...tag };
+      let toolUseCount = 0;
+      // Stopped with its parent's call, or alone (a person stopping one member of the tree).
+      const own = new AbortController();
+      const onParentAbort = () => own.abort();
+      if (signal.aborted) own.abort();
+      else signal.addEventListener('abort', onParentAbort, { once: true });
+      o.parent.agentStops?.set(agentId, own);
+      try {
+        const turn = child.run(request.prompt, { signal: own.signal });
+        let result;
+        for (;;) {
+          const next = await turn.next();
+          if (next.done) {
+            result = next.value;
+            break;
+          }
+          if (next.value.type === 'tool_start' && next.value.agentId === agentId) toolUseCount++;
+          yield next.value;
+        }
+        const verdict = def.verdict ? parseVerdict(result.text) : undefined;
+        const outcome = {
+          reason: result.terminal.reason,
+          text: result.text,
+          endedAt: now(),
+          ...(verdict ? { verdict } : {}),
+        };
+        yield { type: 'agent_ended', outcome, ...tag };
+        const usage = child.engine.cost.totalUsage();
+        return {
+          ...outcome,
+          agentId,
+          agentType: def.name,
+          model,
+          costUsd: child.engine.ownCost.totalCostUsd,
+          totalCostUsd: child.engine.cost.totalCostUsd,
+          totalTokens: usage.inputTokens + usage.outputTokens,
+          toolUseCount,
+          durationMs: Math.round(performance.now() - started),
+        };
+      } finally {
+        signal.removeEventListener('abort', onParentAbort);
+        o.parent.agentStops?.delete(agentId);
+        await child.engine.close();
+      }
+    },
+  };
+}
