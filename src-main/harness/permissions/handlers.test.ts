@@ -137,3 +137,42 @@ describe('permission handlers', () => {
     expect(replies.size).toBe(0);
   });
 });
+
+describe('interactiveHandler and the turn signal', () => {
+  it('leaves no listener on the turn’s signal once a request is answered', async () => {
+    const turn = new AbortController();
+    const handler = interactiveHandler({
+      askUser: () => Promise.resolve({ behavior: 'allow', by: 'user' }),
+    });
+    const added: string[] = [];
+    const removed: string[] = [];
+    const add = turn.signal.addEventListener.bind(turn.signal);
+    const remove = turn.signal.removeEventListener.bind(turn.signal);
+    turn.signal.addEventListener = (type: string, ...rest: [EventListener, AddEventListenerOptions?]) => {
+      added.push(type);
+      add(type, ...rest);
+    };
+    turn.signal.removeEventListener = (type: string, ...rest: [EventListener, EventListenerOptions?]) => {
+      removed.push(type);
+      remove(type, ...rest);
+    };
+    for (let i = 0; i < 20; i++) {
+      const answer = await handler.resolve(
+        {
+          id: `r${i}`,
+          sessionId: 's',
+          toolName: 'Bash',
+          toolUseId: `t${i}`,
+          input: {},
+          summary: '',
+          reason: '',
+          suggestions: [],
+        },
+        turn.signal,
+      );
+      expect(answer.behavior).toBe('allow');
+    }
+    expect(added).toHaveLength(20);
+    expect(removed).toHaveLength(20);
+  });
+});

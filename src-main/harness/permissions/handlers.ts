@@ -50,11 +50,14 @@ export function interactiveHandler(parts: {
     resolve(request, signal) {
       const once = new ResolveOnce<PermissionAnswer>();
       const losers = new AbortController();
+      const onAbort = () => settle(interrupted);
       const settle = (answer: PermissionAnswer | null) => {
         // claim() runs synchronously as the answer arrives: no await between checking and winning.
         if (answer && once.claim()) {
           once.deliver(answer);
           losers.abort();
+          // The turn's signal outlives this request: a listener left on it per request would pile up.
+          signal.removeEventListener('abort', onAbort);
         }
       };
       const racers = [parts.askUser, parts.hooks, parts.classifier].filter(
@@ -62,7 +65,7 @@ export function interactiveHandler(parts: {
       );
       for (const decide of racers) decide(request, losers.signal).then(settle, () => undefined);
       if (signal.aborted) settle(interrupted);
-      else signal.addEventListener('abort', () => settle(interrupted), { once: true });
+      else signal.addEventListener('abort', onAbort, { once: true });
       return once.promise;
     },
   };
