@@ -1,4 +1,5 @@
 /** `npm run bench`: every benchmark, one after another; figures printed and saved under bench/results/. */
+import { benchAgentsMemory } from './agents-memory.bench';
 import { benchBash } from './bash.bench';
 import { benchHarness } from './harness.bench';
 import { benchTerminal } from './terminal.bench';
@@ -9,6 +10,7 @@ const benches: Record<string, () => Promise<{ name: string }>> = {
   harness: benchHarness,
   bash: benchBash,
   terminal: benchTerminal,
+  'agents-memory': benchAgentsMemory,
 };
 
 const only = process.argv.slice(2);
