@@ -226,4 +226,73 @@ describe('coordinator mode', () => {
     ]);
     expect(view.messages).toHaveLength(6);
   });
+
+  it('wakes the coordinator with its team’s mail, and the person’s message reaches the worker’s next request', async () => {
+    let told = false;
+    const t = await coordinator(
+      [
+        {
+          when: { systemText: COORDINATOR, lastUserText: 'Start' },
+          reply: {
+            content: [create([{ name: 'alice', agent_type: 'general-purpose', instructions: 'Docs.' }])],
+            stop_reason: 'tool_use',
+          },
+        },
+        {
+          when: { systemText: COORDINATOR, lastUserText: 'Created a worker' },
+          reply: { content: [send('alice', 'TASK-A')], stop_reason: 'tool_use' },
+        },
+        {
+          when: { systemText: COORDINATOR, lastUserText: 'Sent to alice' },
+          reply: { content: [text('Waiting for alice.')] },
+        },
+        { when: { systemText: worker('alice'), lastUserText: 'TASK-A' }, reply: slow('alice first') },
+        {
+          when: { systemText: worker('alice'), lastUserText: 'PERSON-NOTE' },
+          reply: { content: [text('alice second: checked the docs')] },
+        },
+        {
+          when: { systemText: COORDINATOR, lastUserText: 'Messages from your team' },
+          times: true,
+          reply: { content: [text('noted')] },
+        },
+      ],
+      {
+        overrides: {
+          coordinator: { waitForTeam: true },
+          // The person writes to alice while she is still answering her first message.
+          onAgentEvent: (e) => {
+            if (e.type === 'text_delta' && !told) {
+              told = true;
+              t.team.message('alice', 'PERSON-NOTE: please also check the docs');
+            }
+          },
+        },
+      },
+    );
+    const { result } = await t.run('Start');
+    expect(result.terminal.reason).toBe('completed');
+    expect(result.text).toBe('noted');
+    expect(told).toBe(true);
+
+    // Her next request carried the person's message, as a message from the person.
+    const second = t.api.requests.find((r) => JSON.stringify(r.body.messages).includes('PERSON-NOTE'));
+    expect(JSON.stringify(second?.body.system)).toContain(worker('alice'));
+    const last = second?.body.messages?.at(-1);
+    expect(JSON.stringify(last)).toContain('Message from the person supervising the team:\\nPERSON-NOTE');
+
+    // Both of her reports reached the coordinator as turns of its own, though it had ended its turn.
+    const coordinatorTexts = t.api.requests
+      .filter((r) => JSON.stringify(r.body.system).includes(COORDINATOR))
+      .map((r) => JSON.stringify(r.body.messages?.at(-1)));
+    expect(coordinatorTexts.some((x) => x.includes('From alice:\\nalice first'))).toBe(true);
+    expect(coordinatorTexts.some((x) => x.includes('alice second: checked the docs'))).toBe(true);
+    expect(t.team.hasCoordinatorMail()).toBe(false);
+    expect(t.team.view().messages.map((m) => `${m.from}>${m.to}`)).toEqual([
+      'coordinator>alice',
+      'person>alice',
+      'alice>coordinator',
+      'alice>coordinator',
+    ]);
+  });
 });
