@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { ContentBlock, MessageItem, NoticeItem, TranscriptItem } from '@shared/domain/messages';
-import { messageText } from '@shared/domain/messages';
 import type { PermissionDenial, PermissionMode } from '@shared/domain/permissions';
-import { addUsage, ZERO_USAGE, type TokenUsage } from '@shared/domain/usage';
+import type { TokenUsage } from '@shared/domain/usage';
 import { loadBashParser } from '../bash/tree-sitter';
 import { buildSystemPrompt } from '../context/system-prompt';
-import type { CostTracker, UsageReport } from '../cost/tracker';
+import type { CostTracker } from '../cost/tracker';
 import { Conversation } from './conversation';
+import { TurnFold, usageReport } from './turn-fold';
 import type { DescribedApiError } from '../model/api-errors';
 import type { ModelRouter } from '../model/model-client';
 import { queryLoop } from '../loop/query-loop';
@@ -79,17 +79,6 @@ const now = () => new Date().toISOString();
 
 function notice(level: NoticeItem['level'], text: string, code: string): NoticeItem {
   return { kind: 'notice', id: randomUUID(), level, text, code, createdAt: now() };
-}
-
-function usageReport(e: Extract<LoopEvent, { type: 'usage' }>): UsageReport {
-  return {
-    model: e.model,
-    apiId: e.apiId,
-    usage: e.usage,
-    cacheWrite1hTokens: e.cacheWrite1hTokens,
-    webSearchRequests: e.webSearchRequests,
-    durationMs: e.durationMs,
-  };
 }
 
 /** A quiet line for the transcript about a recovery step, or null for plain turns. */
@@ -240,13 +229,8 @@ export class QueryEngine {
     this.running = abort;
     const started = performance.now();
     const apiBefore = this.cost.apiDurationMs;
-    const denials: PermissionDenial[] = [];
-    let usage = ZERO_USAGE;
-    let numTurns = 0;
-    let lastText = '';
-    let error: DescribedApiError | null = null;
+    const fold = new TurnFold(this.conversation);
     let terminal: Terminal | null = null;
-    let streaming: { itemId: string; model: string; content: ContentBlock[] } | null = null;
 
     const userMessage: MessageItem = {
       kind: 'message',
@@ -310,58 +294,8 @@ export class QueryEngine {
           break;
         }
         const e = next.value;
-        switch (e.type) {
-          case 'assistant_start':
-            streaming = { itemId: e.itemId, model: e.model, content: [] };
-            break;
-          case 'text_delta': {
-            if (streaming) {
-              const block = streaming.content[e.index];
-              streaming.content[e.index] = {
-                type: 'text',
-                text: (block?.type === 'text' ? block.text : '') + e.text,
-              };
-            }
-            break;
-          }
-          case 'tool_start':
-            streaming?.content.push(e.block);
-            break;
-          case 'tombstone':
-            if (streaming?.itemId === e.itemId) streaming = null;
-            break;
-          case 'assistant':
-            streaming = null;
-            numTurns++;
-            lastText = messageText(e.item.content) || lastText;
-            this.record(e.item);
-            break;
-          case 'user':
-            this.record(e.item);
-            break;
-          case 'context_replaced':
-            this.conversation.replaceContext(e);
-            break;
-          case 'usage':
-            this.conversation.addUsage(usageReport(e));
-            usage = addUsage(usage, e.usage);
-            break;
-          case 'denied':
-            denials.push(e.denial);
-            break;
-          case 'tool_progress':
-            // A descendant's request is paid for by this session too: it joins the total.
-            if (e.agent?.type === 'usage') this.conversation.addNestedUsage(usageReport(e.agent));
-            break;
-          case 'cwd':
-            this.cwd = e.cwd;
-            break;
-          case 'error':
-            error = e.error;
-            break;
-          default:
-            break;
-        }
+        fold.apply(e);
+        if (fold.cwd !== null) this.cwd = fold.cwd;
         yield e;
         const note = this.noteFor(e);
         if (note) {
@@ -375,17 +309,8 @@ export class QueryEngine {
         // The consumer closed us early: stop everything and leave a consistent transcript.
         abort.abort();
         await loop.return({ reason: 'aborted', detail: 'Closed by the caller.' });
-        if (streaming) {
-          this.record({
-            kind: 'message',
-            id: streaming.itemId,
-            role: 'assistant',
-            content: streaming.content,
-            createdAt: now(),
-            status: 'interrupted',
-            model: streaming.model,
-          });
-        }
+        const partial = fold.interruptedMessage();
+        if (partial) this.record(partial);
         // No one is listening any more: close the transcript here, without yielding.
         this.conversation.closeDangling();
         this.conversation.saveCost();
@@ -398,13 +323,13 @@ export class QueryEngine {
     return {
       sessionId: this.sessionId,
       terminal,
-      text: lastText,
-      numTurns,
+      text: fold.lastText,
+      numTurns: fold.numTurns,
       durationMs: Math.round(performance.now() - started),
       durationApiMs: Math.round(this.cost.apiDurationMs - apiBefore),
-      usage,
-      permissionDenials: denials,
-      error,
+      usage: fold.usage,
+      permissionDenials: fold.denials,
+      error: fold.error,
     };
   }
 
