@@ -4,8 +4,9 @@ import { useStore } from '../stores/store';
 
 /**
  * Workspace keys: Ctrl/Cmd+T new session, Ctrl/Cmd+W close tab, Ctrl/Cmd+1…9 switch (9 = last),
- * Ctrl/Cmd+Shift+←/→ move the tab, Ctrl+` shows or hides the terminal. A browser keeps Ctrl+T/W
- * for itself, so Alt+T/Alt+W do the same. Inside the terminal, Ctrl+T and Ctrl+W belong to the shell.
+ * Ctrl/Cmd+Shift+←/→ move the tab, Ctrl+` shows or hides the terminal, Ctrl/Cmd+Shift+E shows or
+ * hides the team view. A browser keeps Ctrl+T/W for itself, so Alt+T/Alt+W do the same. Inside the
+ * terminal, Ctrl+T and Ctrl+W belong to the shell.
  */
 export function handleShortcut(e: KeyboardEvent): boolean {
   const mod = e.ctrlKey || e.metaKey;
@@ -15,6 +16,13 @@ export function handleShortcut(e: KeyboardEvent): boolean {
   const inTerminal = e.target instanceof Element && e.target.closest('.terminal-panel') !== null;
   if (e.ctrlKey && !e.shiftKey && !e.altKey && e.code === 'Backquote') {
     if (tabs.active) useStore.getState().toggleTerminal(tabs.active);
+    return true;
+  }
+  if (mod && e.shiftKey && !e.altKey && key === 'e') {
+    if (tabs.active) {
+      const state = useStore.getState();
+      state.setTeamViewOpen(tabs.active, state.teamViewOpen[tabs.active] !== true);
+    }
     return true;
   }
   if (inTerminal && mod && !e.altKey && (key === 't' || key === 'w')) return false;

@@ -3,6 +3,7 @@ import { useShallow } from 'zustand/react/shallow';
 import type { PermissionRequestView } from '@shared/domain/permissions';
 import { openSession, respondPermission } from '../../ipc/actions';
 import { useStore } from '../../stores/store';
+import { AskedBy } from './AskedBy';
 import { ChangePreview } from './ChangePreview';
 
 /** "Always allow" in two steps: the rule is shown (and editable) first; only a second key writes it. */
@@ -143,7 +144,15 @@ export function Inbox() {
               void openSession(p.sessionId);
             }}
           >
-            <span className="inbox-session">{sessions[p.sessionId]?.title ?? 'Session'}</span>
+            <span className="inbox-session">
+              {sessions[p.sessionId]?.title ?? 'Session'}
+              {p.agent ? (
+                <>
+                  {' · '}
+                  <AskedBy agent={p.agent} />
+                </>
+              ) : null}
+            </span>
             <span className="inbox-what">
               <strong>{p.toolName}</strong> <code>{p.summary}</code>
             </span>

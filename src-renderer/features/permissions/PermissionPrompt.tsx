@@ -4,6 +4,7 @@ import type { PermissionRequestView } from '@shared/domain/permissions';
 import { respondPermission } from '../../ipc/actions';
 import { useStore } from '../../stores/store';
 import { ChangePreview } from './ChangePreview';
+import { AskedBy } from './AskedBy';
 
 function Prompt({ request, queued }: { request: PermissionRequestView; queued: number }) {
   const [rule, setRule] = useState(request.suggestions.join('\n'));
@@ -28,6 +29,12 @@ function Prompt({ request, queued }: { request: PermissionRequestView; queued: n
     >
       <div className="permission-head">
         <strong>{request.toolName}</strong> needs your approval
+        {request.agent ? (
+          <>
+            {' — asked by '}
+            <AskedBy agent={request.agent} />
+          </>
+        ) : null}
         {queued > 0 ? <span className="muted"> ({queued} more waiting)</span> : null}
       </div>
       <pre className="permission-subject">{request.summary}</pre>

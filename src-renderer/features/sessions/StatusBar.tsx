@@ -3,6 +3,7 @@ import type { PermissionMode } from '@shared/domain/permissions';
 import { isWorking, type SessionActivity } from '@shared/domain/session';
 import { totalTokens } from '@shared/domain/usage';
 import { setPermissionMode, setSessionModel } from '../../ipc/actions';
+import { useHasAgents, useSessionAgents } from '../../stores/selectors';
 import { useStore } from '../../stores/store';
 import { usePermissionModes } from './usePermissionModes';
 
@@ -21,6 +22,25 @@ const ACTIVITY: Record<SessionActivity, string> = {
   tools: 'running tools',
   error: 'error',
 };
+
+/** Opens the active session's team view: offered once it has sub-agents or a team. */
+function TeamButton({ sessionId }: { sessionId: string }) {
+  const has = useHasAgents(sessionId);
+  const count = Object.keys(useSessionAgents(sessionId)).length;
+  const open = useStore((s) => s.teamViewOpen[sessionId] === true);
+  if (!has && !open) return null;
+  return (
+    <button
+      type="button"
+      className="small"
+      aria-pressed={open}
+      title="Team view: every agent of this session, what it does and costs (Ctrl+Shift+E)"
+      onClick={() => useStore.getState().setTeamViewOpen(sessionId, !open)}
+    >
+      Team view{count > 0 ? ` (${count})` : ''}
+    </button>
+  );
+}
 
 /** Model, permission mode, state, tokens and cost of the active session. */
 export function StatusBar() {
@@ -70,6 +90,7 @@ export function StatusBar() {
       </span>
       <span data-testid="session-tokens">{totalTokens(session.usage).toLocaleString('en-US')} tokens</span>
       <span data-testid="session-cost">{formatSessionCost(session.costUsd, session.costKind)}</span>
+      <TeamButton sessionId={session.id} />
       {session.lastError ? (
         <span className="error-text" title={session.lastError}>
           last error: {session.lastError.split(':')[0]}

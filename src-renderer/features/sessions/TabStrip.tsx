@@ -130,6 +130,15 @@ export function TabStrip() {
       >
         +
       </button>
+      <button
+        type="button"
+        className="new-tab new-team"
+        aria-label="New team session"
+        title="New team session: a coordinator that splits the work among workers it creates"
+        onClick={() => void newSession({ coordinator: true })}
+      >
+        + Team
+      </button>
     </div>
   );
 }

@@ -22,9 +22,18 @@ export function Workspace() {
         {shown.length === 0 ? (
           <div className="empty">
             <p>No session open.</p>
-            <button type="button" className="primary" onClick={() => void newSession()}>
-              Start a session
-            </button>
+            <div className="row center">
+              <button type="button" className="primary" onClick={() => void newSession()}>
+                Start a session
+              </button>
+              <button
+                type="button"
+                title="A coordinator that splits the work among workers it creates"
+                onClick={() => void newSession({ coordinator: true })}
+              >
+                Start a team session
+              </button>
+            </div>
             <p className="muted">Ctrl+T (Alt+T in a browser) starts one too.</p>
           </div>
         ) : (

@@ -201,7 +201,7 @@ export function Transcript({
   sessionId: string;
   agentId?: string;
   /** For a sub-agent: whether it is still running. The session's own comes from its summary. */
-  working?: boolean;
+  working?: boolean | undefined;
   label?: string;
 }) {
   const sessionWorking = useStore((s) => isWorking(s.sessions[sessionId]?.activity));
