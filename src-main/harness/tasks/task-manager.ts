@@ -41,25 +41,7 @@ export class TaskManager {
   ) {}
 
   startBash(command: string, o: { cwd: string; description: string }): TaskView {
-    const id = `bash_${randomBytes(6).toString('hex')}`;
-    const abort = new AbortController();
-    const view: TaskView = {
-      id,
-      sessionId: this.sessionId,
-      kind: 'local_bash',
-      description: o.description,
-      command,
-      status: 'running',
-      startedAt: new Date().toISOString(),
-      endedAt: null,
-      exitCode: null,
-      outputTail: '',
-    };
-    const task: Task = { view, abort, output: '', dropped: 0, readTo: 0, done: Promise.resolve() };
-    this.tasks.set(id, task);
-    task.done = this.run(task, command, o.cwd);
-    this.events.onChange?.({ ...view });
-    return { ...view };
+    return this.start('local_bash', o.description, command, (task) => this.run(task, command, o.cwd));
   }
 
   /**
@@ -74,23 +56,40 @@ export class TaskManager {
       signal: AbortSignal,
     ) => AsyncGenerator<AgentEvent, { text: string; reason: string; agentId: string }>;
   }): TaskView {
-    const id = `agent_${randomBytes(6).toString('hex')}`;
-    const abort = new AbortController();
+    return this.start('local_agent', o.description, o.prompt, (task) =>
+      this.runAgent(task, o.run(task.abort.signal)),
+    );
+  }
+
+  private start(
+    kind: TaskView['kind'],
+    description: string,
+    command: string,
+    run: (task: Task) => Promise<void>,
+  ): TaskView {
+    const id = `${kind === 'local_bash' ? 'bash' : 'agent'}_${randomBytes(6).toString('hex')}`;
     const view: TaskView = {
       id,
       sessionId: this.sessionId,
-      kind: 'local_agent',
-      description: o.description,
-      command: o.prompt,
+      kind,
+      description,
+      command,
       status: 'running',
       startedAt: new Date().toISOString(),
       endedAt: null,
       exitCode: null,
       outputTail: '',
     };
-    const task: Task = { view, abort, output: '', dropped: 0, readTo: 0, done: Promise.resolve() };
+    const task: Task = {
+      view,
+      abort: new AbortController(),
+      output: '',
+      dropped: 0,
+      readTo: 0,
+      done: Promise.resolve(),
+    };
     this.tasks.set(id, task);
-    task.done = this.runAgent(task, o.run(abort.signal));
+    task.done = run(task);
     this.events.onChange?.({ ...view });
     return { ...view };
   }
