@@ -5,6 +5,7 @@ import type { HandlerMap } from './router';
 import type { Services } from './services';
 import { sessionHandlers } from './sessions';
 import { settingsHandlers } from './settings';
+import { teamHandlers } from './teams';
 import { terminalHandlers } from './terminals';
 import { trustHandlers } from './trust';
 
@@ -14,6 +15,7 @@ export function createHandlers(services: Services): HandlerMap {
     ...appHandlers(services),
     ...projectHandlers(services),
     ...sessionHandlers(services),
+    ...teamHandlers(services),
     ...settingsHandlers(services),
     ...permissionHandlers(services),
     ...terminalHandlers(services),

@@ -23,7 +23,8 @@ type SessionChannels =
 export function sessionHandlers(s: Services): Pick<HandlerMap, SessionChannels> {
   return {
     'sessions.list': ({ projectId }) => s.sessions.list(projectId),
-    'sessions.create': ({ projectId, model }) => s.workspace.createSession(projectId, model),
+    'sessions.create': ({ projectId, model, coordinator }) =>
+      s.workspace.createSession(projectId, model, coordinator === true),
     'sessions.get': ({ sessionId }) => s.sessions.get(sessionId),
     'sessions.send': ({ sessionId, text }) => s.sessions.send(sessionId, text),
     'sessions.stop': ({ sessionId }) => s.sessions.stop(sessionId),

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import type { AgentSummary } from '@shared/domain/agents';
+import type { AgentState, AgentSummary } from '@shared/domain/agents';
 import type { TranscriptItem } from '@shared/domain/messages';
 import { ZERO_USAGE } from '@shared/domain/usage';
 import { CostTracker } from '../harness/cost/tracker';
@@ -107,6 +107,7 @@ export class AgentTracker {
     }
     const t = this.agents.get(e.agentId);
     if (!t) return;
+    if (!t.live) this.revive(t);
     const s = t.summary;
     s.lastProgressAt = now();
     let changed = false;
@@ -159,6 +160,30 @@ export class AgentTracker {
         this.emit(id, true);
       }
     }
+  }
+
+  /**
+   * A team's worker changed state (idle between turns, waiting on its plan, ended): its card follows.
+   * A worker of an earlier run that is still in its team is idle, not done.
+   */
+  setState(agentId: string, state: AgentState): void {
+    const t = this.agents.get(agentId);
+    if (!t || t.summary.state === state) return;
+    t.summary.state = state;
+    if (state !== 'done' && state !== 'failed') {
+      t.summary.endedAt = null;
+      t.summary.endReason = null;
+    }
+    this.emit(agentId, true);
+  }
+
+  /** A worker of an earlier run is at work again: its card shows its whole transcript, then the new. */
+  private revive(t: Tracked): void {
+    t.stream.items.push(...readTranscript(t.file).lines.flatMap((l) => (l.type === 'item' ? [l.item] : [])));
+    t.live = true;
+    t.summary.state = 'working';
+    t.summary.endedAt = null;
+    t.summary.endReason = null;
   }
 
   private view(t: Tracked): AgentSummary {

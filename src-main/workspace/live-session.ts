@@ -96,6 +96,7 @@ export class LiveSession {
       usage: this.engine.cost.totalUsage(),
       costUsd: this.engine.cost.totalCostUsd,
       costKind: costKindOf(this.engine.cost, this.engine.model),
+      coordinator: this.coordinator,
     };
   }
 

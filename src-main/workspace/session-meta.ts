@@ -23,6 +23,8 @@ export const SessionMeta = z.object({
   usage: TokenUsage,
   costUsd: z.number().nonnegative(),
   costKind: CostKind,
+  /** A coordinator session (runs a team of workers); older index entries have none. */
+  coordinator: z.boolean().default(false),
 });
 export type SessionMeta = z.infer<typeof SessionMeta>;
 
@@ -79,6 +81,7 @@ export function metaFromLines(
   let createdAt = fallbackTime;
   let title: string | null = null;
   let mode: PermissionMode = 'default';
+  let coordinator = false;
   const items: TranscriptItem[] = [];
   const tracker = new CostTracker(id);
   let restored = false;
@@ -86,6 +89,7 @@ export function metaFromLines(
     if (line.type === 'session') {
       model = line.model;
       createdAt = line.createdAt;
+      coordinator = line.coordinator === true;
     } else if (line.type === 'item') {
       items.push(line.item);
     } else if (line.type === 'title') title = line.title;
@@ -114,5 +118,6 @@ export function metaFromLines(
     usage: tracker.totalUsage(),
     costUsd: tracker.totalCostUsd,
     costKind: costKindOf(tracker, model),
+    coordinator,
   };
 }

@@ -25,6 +25,8 @@ import type { AgentCatalog } from '../harness/runtime/types';
 import type { AgentFileProblem } from '../harness/agents/definition';
 import type { AgentSummary } from '@shared/domain/agents';
 import { defaultTitle, metaFromLines, type SessionMeta } from './session-meta';
+import { SessionTeams } from './session-teams';
+import type { TeamMessage, TeamView } from '@shared/domain/team';
 
 export interface SessionManagerDeps {
   projectDir(projectId: string): string;
@@ -61,8 +63,17 @@ export class SessionManager {
   private readonly indexes = new Map<string, SessionIndex>();
   /** Which project each known session belongs to, and its file. */
   private readonly known = new Map<string, { projectId: string; file: string }>();
+  /** The teams of coordinator sessions. */
+  private readonly teams: SessionTeams;
 
-  constructor(private readonly deps: SessionManagerDeps) {}
+  constructor(private readonly deps: SessionManagerDeps) {
+    this.teams = new SessionTeams({
+      hub: deps.hub,
+      logger: deps.logger,
+      live: (id) => this.live.get(id),
+      blocked: (id) => managedPolicyError(deps.permissionLocations(this.projectRootOf(id)).policyFile),
+    });
+  }
 
   private index(projectId: string): SessionIndex {
     let index = this.indexes.get(projectId);
@@ -91,7 +102,6 @@ export class SessionManager {
         activity: 'idle',
         waitingForUser: false,
         lastError: null,
-        coordinator: false,
         background: false,
       });
     }
@@ -116,7 +126,8 @@ export class SessionManager {
     return { session: s.summary(), transcript: s.transcript() };
   }
 
-  create(projectId: string, model?: string): SessionSummary {
+  /** A new session; a coordinator session's only tools are the team's, and it leads a team. */
+  create(projectId: string, model?: string, coordinator = false): SessionSummary {
     const project = this.deps.projects.get(projectId);
     const id = randomUUID();
     const file = path.join(this.deps.projectDir(projectId), `${id}.jsonl`);
@@ -136,6 +147,7 @@ export class SessionManager {
       usage: { inputTokens: 0, outputTokens: 0, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 },
       costUsd: 0,
       costKind: 'priced',
+      coordinator,
     };
     // The file is written whole before the session exists anywhere else: on a full disk this throws
     // and leaves nothing behind (no file, no live session, no index entry, no event).
@@ -147,6 +159,8 @@ export class SessionManager {
         projectPath: project.path,
         createdAt,
         model: meta.model,
+        // Kept in the transcript, so the session reopens as a coordinator with its team.
+        ...(coordinator ? { coordinator: true as const } : {}),
       },
       { type: 'mode', mode: meta.permissionMode, at: createdAt },
     ]);
@@ -215,6 +229,8 @@ export class SessionManager {
     const running = [...this.live.values()].filter((s) => s.busy);
     for (const s of running) s.stop();
     await Promise.allSettled(running.map((s) => s.settled()));
+    // Workers stop mid-turn like the rest; their teams come back, idle, when reopened.
+    await this.teams.close();
     await Promise.allSettled([...this.live.values()].map((s) => s.engine.close()));
   }
 
@@ -309,6 +325,7 @@ export class SessionManager {
       }),
       agentStops,
       onAgentEvent: (e) => session?.onEvent(e),
+      coordinator: meta.coordinator ? this.teams.setup(meta.id) : undefined,
     });
     const { engine, gate } = runtime;
     session = new LiveSession({
@@ -325,11 +342,35 @@ export class SessionManager {
         mode = next;
         e.setPermissions(next, gate);
       },
-      onChanged: (s) => this.index(s.projectId).update(s.file, s.meta()),
+      onChanged: (s) => {
+        this.index(s.projectId).update(s.file, s.meta());
+        // A coordinator's turn ended: mail that came as it ended starts the next one.
+        if (meta.coordinator) this.teams.wake(s.id);
+      },
       waiting: () => this.deps.broker.waiting(meta.id),
       log,
+      coordinator: meta.coordinator,
     });
+    if (runtime.team) this.teams.adopt(session, runtime.team);
     return session;
+  }
+
+  /** A session's team (loading the session); an empty one for sessions that are not coordinators. */
+  team(sessionId: string): TeamView {
+    this.open(sessionId);
+    return this.teams.view(sessionId);
+  }
+
+  /** The person writes to a worker of a coordinator session. */
+  teamMessage(sessionId: string, to: string, text: string): TeamMessage {
+    this.open(sessionId);
+    return this.teams.message(sessionId, to, text);
+  }
+
+  /** The person approves or rejects a worker's plan. */
+  decidePlan(sessionId: string, member: string, approve: boolean, feedback = ''): TeamMessage {
+    this.open(sessionId);
+    return this.teams.decidePlan(sessionId, member, approve, feedback);
   }
 
   /** A session's background tasks; a session not loaded has none running (they end with it). */

@@ -51,8 +51,8 @@ export class WorkspaceService {
     return { project, sessions, tabs: this.tabs(projectId) };
   }
 
-  createSession(projectId: string, model?: string): SessionSummary {
-    const session = this.sessions.create(projectId, model);
+  createSession(projectId: string, model?: string, coordinator = false): SessionSummary {
+    const session = this.sessions.create(projectId, model, coordinator);
     try {
       this.updateTabs(projectId, (t) => openTab(t, session.id));
     } catch (error) {

@@ -40,6 +40,8 @@ export const TranscriptLine = z.discriminatedUnion('type', [
         toolUseId: z.string().nullable(),
       })
       .optional(),
+    /** A coordinator session: it reopens with its team and the team tools. */
+    coordinator: z.literal(true).optional(),
   }),
   z.object({ type: z.literal('item'), item: TranscriptItem }),
   z.object({ type: z.literal('title'), title: z.string(), at: z.string() }),

@@ -29,7 +29,9 @@ const createPlanner = toolUse(
   'create',
 );
 
-function plannerResults(requests: { body: { system?: unknown; messages?: { content: unknown }[] } }[]) {
+function plannerResults(
+  requests: readonly { body: { system?: unknown; messages?: { content: unknown }[] } }[],
+) {
   return requests
     .filter((r) => JSON.stringify(r.body.system).includes(PLANNER))
     .flatMap((r) => {
