@@ -59,4 +59,12 @@ describe('carapace -p arguments', () => {
     expect(() => parsePrintArgs(['-p', 'a', 'b'])).toThrow(/one prompt/);
     expect(() => parsePrintArgs(['-p', 'x', '--resume', 'id', '--continue'])).toThrow(/not both/);
   });
+
+  it('takes --coordinator for a coordinator session', () => {
+    expect(parsePrintArgs(['-p', 'split it', '--coordinator'])).toMatchObject({
+      prompt: 'split it',
+      coordinator: true,
+    });
+    expect(parsePrintArgs(['-p', 'alone']).coordinator).toBe(false);
+  });
 });

@@ -19,6 +19,8 @@ export interface PrintOptions {
   appendSystemPrompt: string | null;
   verbose: boolean;
   tokenBudget: number | null;
+  /** A coordinator session: the model leads a team of workers (new sessions only). */
+  coordinator: boolean;
 }
 
 const VALUE_FLAGS = new Set([
@@ -64,6 +66,7 @@ export function parsePrintArgs(argv: readonly string[]): PrintOptions {
     appendSystemPrompt: null,
     verbose: false,
     tokenBudget: null,
+    coordinator: false,
   };
   const positional: string[] = [];
   for (let i = 0; i < argv.length; i++) {
@@ -71,6 +74,10 @@ export function parsePrintArgs(argv: readonly string[]): PrintOptions {
     const eq = raw.startsWith('--') ? raw.indexOf('=') : -1;
     const flag = eq > 0 ? raw.slice(0, eq) : raw;
     if (flag === '-p' || flag === '--print') continue;
+    if (flag === '--coordinator') {
+      o.coordinator = true;
+      continue;
+    }
     if (flag === '--verbose') {
       o.verbose = true;
       continue;

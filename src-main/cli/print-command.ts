@@ -26,6 +26,8 @@ import type { PrintOptions } from './print-args';
 import { createRuntime } from '../harness/runtime/create-runtime';
 import { resultObject, streamLine } from './print-output';
 
+const COORDINATOR_TOOLS = ['TeamCreate', 'TeamDelete', 'SendMessage', 'SyntheticOutput'];
+
 export interface PrintIo {
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
@@ -90,6 +92,13 @@ export async function runPrint(o: PrintOptions, io: PrintIo): Promise<number> {
   const lines = session.resumed ? readTranscript(session.file) : null;
   for (const problem of lines?.problems ?? [])
     io.stderr.write(`carapace: transcript ${session.file}: ${problem}\n`);
+  // A coordinator session stays one when resumed; an ordinary one cannot become one.
+  const wasCoordinator = lines?.lines.some((l) => l.type === 'session' && l.coordinator === true) ?? false;
+  if (o.coordinator && lines && !wasCoordinator)
+    throw new UsageError(
+      `Session ${session.id} is not a coordinator session; --coordinator starts a new one (leave out --resume/--continue).`,
+    );
+  const coordinator = o.coordinator || wasCoordinator;
 
   // Before anything else starts: a managed policy that exists but cannot be read stops the run, since
   // going on would mean running unmanaged.
@@ -164,12 +173,26 @@ export async function runPrint(o: PrintOptions, io: PrintIo): Promise<number> {
         for (const p of problems) io.stderr.write(`carapace: agent file ${p.file}: ${p.message}\n`);
       },
     }),
+    // The run waits for its workers: the process would otherwise end under them.
+    coordinator: coordinator ? { waitForTeam: true } : undefined,
   });
+  for (const problem of runtime.team?.problems ?? []) io.stderr.write(`carapace: team: ${problem}\n`);
   const { engine } = runtime;
   if (lines) {
     engine.resume(lines.lines);
     if (o.model !== null) engine.setModel(o.model);
-  } else engine.start();
+  } else if (coordinator)
+    // Marked on the session line, so the session reopens (here or in the app) as a coordinator.
+    engine.appendLine({
+      type: 'session',
+      version: 1,
+      sessionId: session.id,
+      projectPath: projectRoot,
+      createdAt: new Date().toISOString(),
+      model: engine.model,
+      coordinator: true,
+    });
+  else engine.start();
 
   const write = (obj: object) => io.stdout.write(`${JSON.stringify(obj)}\n`);
   if (o.outputFormat === 'stream-json') {
@@ -180,21 +203,29 @@ export async function runPrint(o: PrintOptions, io: PrintIo): Promise<number> {
       cwd: projectRoot,
       model: engine.model,
       permissionMode: mode,
-      tools: [...builtinTools().map((t) => t.name), 'Agent'].filter((n) => !o.disallowedTools.includes(n)),
+      tools: coordinator
+        ? COORDINATOR_TOOLS
+        : [...builtinTools().map((t) => t.name), 'Agent'].filter((n) => !o.disallowedTools.includes(n)),
     });
   }
 
   let interrupted = false;
+  // Also ends a coordinator's wait for its team, when no turn is running to cancel.
+  const stop = new AbortController();
   const onSigint = () => {
     if (interrupted) process.exit(130);
     interrupted = true;
     io.stderr.write('carapace: interrupted; stopping (Ctrl+C again to quit at once)…\n');
+    stop.abort();
     engine.cancel();
   };
   process.on('SIGINT', onSigint);
   let result: TurnResult;
   try {
-    const turn = runtime.run(prompt, o.tokenBudget !== null ? { tokenBudget: o.tokenBudget } : {});
+    const turn = runtime.run(prompt, {
+      signal: stop.signal,
+      ...(o.tokenBudget !== null ? { tokenBudget: o.tokenBudget } : {}),
+    });
     // Which Agent call started each sub-agent: its messages carry that id as parent_tool_use_id.
     const startedBy = new Map<string, string | null>();
     for (;;) {
@@ -224,12 +255,21 @@ export async function runPrint(o: PrintOptions, io: PrintIo): Promise<number> {
     }
   } finally {
     process.off('SIGINT', onSigint);
+    // Workers end with the run; the team stays in the session folder for a later --resume.
+    await runtime.team?.close();
     await engine.close();
     await sandbox.close();
     await demo.close();
   }
 
-  const summary = resultObject(result, engine.cost, Math.round(performance.now() - started));
+  const output = runtime.team?.output ?? null;
+  const summary = {
+    ...resultObject(result, engine.cost, Math.round(performance.now() - started)),
+    // A coordinator's SyntheticOutput is the run's result.
+    ...(output !== null && result.terminal.reason === 'completed'
+      ? { result: JSON.stringify(output), structured_output: output }
+      : {}),
+  };
   if (o.outputFormat === 'text') {
     if (summary.is_error) io.stderr.write(`carapace: ${summary.result}\n`);
     else io.stdout.write(`${summary.result}\n`);
