@@ -226,4 +226,66 @@ describe('a coordinator session in the workspace', () => {
       call(t.carapace, 'teams.decidePlan', { sessionId: session.id, member: 'x', approve: true }),
     ).rejects.toThrow(/not a coordinator session/);
   });
+
+  it('a stopped coordinator is not woken by its team until the person writes to it again', async () => {
+    const t = await testCarapace({
+      steps: [
+        {
+          when: { systemText: COORDINATOR, lastUserText: 'Start' },
+          reply: {
+            content: [
+              toolUse('TeamCreate', {
+                workers: [{ name: 'solo', agent_type: 'general-purpose', instructions: '' }],
+              }),
+            ],
+            stop_reason: 'tool_use',
+          },
+        },
+        {
+          when: { systemText: COORDINATOR, lastUserText: 'Created a worker' },
+          reply: {
+            content: [toolUse('SendMessage', { to: 'solo', message: 'SOLO' }, 's1')],
+            stop_reason: 'tool_use',
+          },
+        },
+        {
+          when: { systemText: COORDINATOR, lastUserText: 'Sent to solo' },
+          reply: { content: [text('Waiting.')] },
+        },
+        {
+          when: { systemText: worker('solo'), lastUserText: 'SOLO' },
+          reply: { content: [text('solo finished')], delayMs: 100 },
+        },
+        { when: { systemText: COORDINATOR, lastUserText: 'Go on' }, reply: { content: [text('Going on.')] } },
+        {
+          when: { systemText: COORDINATOR, lastUserText: 'solo finished' },
+          reply: { content: [text('Noted.')] },
+        },
+      ],
+    });
+    const { workspace, sessions } = t.carapace.services;
+    const project = workspace.open(t.project).project;
+    const session = workspace.createSession(project.id, undefined, true);
+    sessions.send(session.id, 'Start');
+    const coordinatorRequests = () =>
+      t.api.requests.filter((r) => JSON.stringify(r.body.system).includes(COORDINATOR)).length;
+    // The coordinator's turn is over while solo still works (his answer takes half a second).
+    await until(() => coordinatorRequests() === 3 && sessions.get(session.id).session.activity === 'idle');
+    expect(sessions.team(session.id).members[0]?.state).toBe('working');
+    sessions.stop(session.id);
+    await until(() => sessions.team(session.id).messages.some((m) => m.text === 'solo finished'));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(coordinatorRequests()).toBe(3);
+    expect(sessions.team(session.id).messages.at(-1)).toMatchObject({ from: 'solo', to: 'coordinator' });
+    expect(sessions.get(session.id).session.activity).toBe('idle');
+
+    sessions.send(session.id, 'Go on');
+    await until(
+      () =>
+        coordinatorRequests() === 5 &&
+        !sessions.get(session.id).session.activity.match(/thinking|streaming|tools/),
+    );
+    const last = t.api.requests.at(-1);
+    expect(JSON.stringify(last?.body.messages?.at(-1))).toContain('Messages from your team');
+  });
 });

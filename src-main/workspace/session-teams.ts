@@ -22,6 +22,8 @@ export interface SessionTeamsDeps {
  */
 export class SessionTeams {
   private readonly teams = new Map<string, TeamManager>();
+  /** Coordinators the person stopped: their team's mail waits until the person writes to them. */
+  private readonly paused = new Set<string>();
   private closing = false;
 
   constructor(private readonly deps: SessionTeamsDeps) {}
@@ -69,7 +71,7 @@ export class SessionTeams {
    */
   wake(sessionId: string): void {
     setImmediate(() => {
-      if (this.closing) return;
+      if (this.closing || this.paused.has(sessionId)) return;
       const session = this.deps.live(sessionId);
       const team = this.teams.get(sessionId);
       if (!session || !team || session.busy || !team.hasCoordinatorMail()) return;
@@ -81,6 +83,16 @@ export class SessionTeams {
       const mail = team.takeCoordinatorMail();
       if (mail !== null) session.send(mail);
     });
+  }
+
+  /** The person stopped the coordinator: it is not woken again until they write to it. */
+  pause(sessionId: string): void {
+    if (this.teams.has(sessionId)) this.paused.add(sessionId);
+  }
+
+  /** The person wrote to the coordinator: its team's mail starts its turns again. */
+  resume(sessionId: string): void {
+    this.paused.delete(sessionId);
   }
 
   /** Stops every worker (the teams stay on disk as they are: they come back when reopened). */

@@ -183,6 +183,7 @@ export class SessionManager {
       this.deps.permissionLocations(this.projectRootOf(sessionId)).policyFile,
     );
     if (policy !== null) throw new AppError('CORRUPT_DATA', policy);
+    this.teams.resume(sessionId);
     return s.send(text);
   }
 
@@ -199,7 +200,10 @@ export class SessionManager {
   }
 
   stop(sessionId: string): { stopped: boolean } {
-    return { stopped: this.open(sessionId).stop() };
+    const s = this.open(sessionId);
+    // A stopped coordinator stays stopped: its team's mail waits until the person writes to it.
+    this.teams.pause(sessionId);
+    return { stopped: s.stop() };
   }
 
   rename(sessionId: string, title: string): SessionSummary {

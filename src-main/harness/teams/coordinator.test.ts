@@ -295,4 +295,40 @@ describe('coordinator mode', () => {
       'alice>coordinator',
     ]);
   });
+
+  it('stops one worker alone: it goes idle and tells the coordinator, the others carry on', async () => {
+    const t = await coordinator([
+      {
+        when: { systemText: worker('slowpoke'), lastUserText: 'LONG' },
+        reply: { content: [text(`slow ${'s'.repeat(100)}`)], chunkChars: 1, delayMs: 40 },
+      },
+      {
+        when: { systemText: worker('quick'), lastUserText: 'SHORT' },
+        reply: { content: [text('quick done')], delayMs: 5 },
+      },
+    ]);
+    const [slowpoke] = t.team.create([
+      { name: 'slowpoke', agentType: 'general-purpose', instructions: '', planMode: false },
+      { name: 'quick', agentType: 'general-purpose', instructions: '', planMode: false },
+    ]);
+    const since = t.team.coordinator().lastSeq();
+    t.team.send('slowpoke', 'LONG');
+    t.team.send('quick', 'SHORT');
+    while (!t.api.requests.some((r) => JSON.stringify(r.body.messages).includes('LONG')))
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    // The person's Stop on one card: the session's stop map holds each running worker's turn.
+    t.agentStops.get(slowpoke?.agentId ?? '')?.abort();
+    const replies = await t.team.waitForReplies(['*'], since, new AbortController().signal);
+    expect(replies.map((m) => [m.from, m.text.split('\n')[0]])).toEqual(
+      expect.arrayContaining([
+        ['slowpoke', 'I was stopped before I finished.'],
+        ['quick', 'quick done'],
+      ]),
+    );
+    expect(t.team.view().members.map((m) => [m.name, m.state])).toEqual([
+      ['slowpoke', 'idle'],
+      ['quick', 'idle'],
+    ]);
+    expect(t.agentStops.size).toBe(0);
+  });
 });
