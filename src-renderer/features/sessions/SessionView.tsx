@@ -66,7 +66,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
         </>
       )}
       {terminal ? <TerminalPanel sessionId={sessionId} /> : null}
-      <PermissionPrompt sessionId={sessionId} />
+      <PermissionPrompt sessionId={sessionId} compact={team} />
       <BypassBanner sessionId={sessionId} />
       <Composer sessionId={sessionId} />
     </section>

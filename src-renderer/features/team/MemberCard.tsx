@@ -16,6 +16,15 @@ export function cardId(sessionId: string, key: string): string {
   return `member-${sessionId}-${key}`.replace(/[^\w-]/g, '_');
 }
 
+/** What an ended or idle member's line says instead of an activity. */
+const ENDED: Record<Member['state'], (reason: string | null) => string> = {
+  idle: () => 'waiting for work',
+  working: () => '',
+  waiting: () => '',
+  done: () => 'finished',
+  failed: (reason) => (reason === 'aborted' ? 'stopped' : reason ? `ended: ${reason}` : 'failed'),
+};
+
 function stuckText(stuck: Stuck): string {
   return stuck.kind === 'silent'
     ? `Looks stuck: no progress for ${formatElapsed(stuck.forMs)}`
@@ -136,7 +145,7 @@ export const MemberCard = memo(function MemberCard({
   const started = member.startedAt ? Date.parse(member.startedAt) : NaN;
   const ended = member.endedAt ? Date.parse(member.endedAt) : now;
   const elapsed = Number.isNaN(started) ? null : formatElapsed(ended - started);
-  const doing = member.activity ?? (line || null);
+  const doing = member.activity ?? member.doing ?? (line || null);
 
   return (
     <div
@@ -158,22 +167,25 @@ export const MemberCard = memo(function MemberCard({
       }}
     >
       <div className="member-head">
-        <strong className="member-name">{member.name}</strong>
+        <strong className="member-name" title={member.name}>
+          {member.name}
+        </strong>
+        {member.verdict ? <VerdictBadge verdict={member.verdict} reasons={member.verdictReasons} /> : null}
+        <AgentStateBadge state={member.state} />
+      </div>
+      <div className="member-kind">
         <span className="agent-type">{member.agentType}</span>
         <span className="agent-model" title={member.model}>
           {member.model}
         </span>
-        <span className="spacer" />
         {member.worker && member.worker.unread > 0 ? (
           <span className="member-unread" title="Messages it has not read yet">
             {member.worker.unread} unread
           </span>
         ) : null}
-        {member.verdict ? <VerdictBadge verdict={member.verdict} reasons={member.verdictReasons} /> : null}
-        <AgentStateBadge state={member.state} />
       </div>
       <div className={`member-activity${member.activity ? ' is-call' : ''}`} data-testid="member-activity">
-        {doing ?? (live ? 'thinking…' : member.state === 'idle' ? 'waiting for work' : ' ')}
+        {doing ?? (live ? 'thinking…' : ENDED[member.state](member.endReason))}
       </div>
       <div className="member-meta">
         {elapsed ? <span title="Running time">{elapsed}</span> : null}
@@ -181,6 +193,21 @@ export const MemberCard = memo(function MemberCard({
         <span data-testid="member-cost" title="Its own cost · with every agent it started">
           {formatSessionCost(member.costUsd, costKind)} own ·{' '}
           {formatSessionCost(member.totalCostUsd, costKind)} total
+        </span>
+        <span className="member-actions" onClick={(e) => e.stopPropagation()}>
+          <button type="button" className="link" tabIndex={-1} onClick={() => onActivate(member.key)}>
+            Open
+          </button>
+          {member.worker ? (
+            <button type="button" className="link" tabIndex={-1} onClick={() => onMessage(member.key)}>
+              Message
+            </button>
+          ) : null}
+          {live ? (
+            <button type="button" className="link danger" tabIndex={-1} onClick={() => onStop(member.key)}>
+              Stop
+            </button>
+          ) : null}
         </span>
       </div>
       {stuck ? (
@@ -212,21 +239,6 @@ export const MemberCard = memo(function MemberCard({
           <span className="muted member-keys">S or Enter stops · Esc cancels</span>
         </div>
       ) : null}
-      <div className="member-actions" onClick={(e) => e.stopPropagation()}>
-        <button type="button" className="link" tabIndex={-1} onClick={() => onActivate(member.key)}>
-          Open
-        </button>
-        {member.worker ? (
-          <button type="button" className="link" tabIndex={-1} onClick={() => onMessage(member.key)}>
-            Message
-          </button>
-        ) : null}
-        {live ? (
-          <button type="button" className="link danger" tabIndex={-1} onClick={() => onStop(member.key)}>
-            Stop
-          </button>
-        ) : null}
-      </div>
     </div>
   );
 });

@@ -121,4 +121,12 @@ describe('team members', () => {
     );
     expect(w?.state).toBe('waiting');
   });
+
+  it('shows the main agent waiting only when it is the one asking, not one of its agents', () => {
+    const waiting = { ...session, waitingForUser: true };
+    const [asking] = teamMembers(waiting, { w1: agentSummary({ id: 'w1', state: 'working' }) }, undefined);
+    expect(asking?.state).toBe('waiting');
+    const [notAsking] = teamMembers(waiting, { w1: agentSummary({ id: 'w1', state: 'waiting' }) }, undefined);
+    expect(notAsking?.state).toBe('working');
+  });
 });

@@ -19,6 +19,8 @@ export interface Member {
   state: AgentState;
   /** The tool call in progress, in one line. */
   activity: string | null;
+  /** For the main agent, what its session is doing, in words (it has no single call in progress). */
+  doing: string | null;
   startedAt: string | null;
   endedAt: string | null;
   lastProgressAt: string | null;
@@ -30,13 +32,26 @@ export interface Member {
   totalCostUsd: number;
   verdict: 'PASS' | 'FAIL' | null;
   verdictReasons: string | null;
+  /** Why it ended (`completed`, `aborted`, …), once it has. */
+  endReason: string | null;
   /** A worker of the team: it can be messaged, and may have a plan waiting. */
   worker: TeamMember | null;
 }
 
-/** The main agent's state from its session's summary. */
-function sessionState(session: SessionSummary): AgentState {
-  if (session.waitingForUser) return 'waiting';
+const SESSION_DOING: Record<SessionSummary['activity'], string> = {
+  idle: 'idle',
+  thinking: 'thinking…',
+  streaming: 'writing…',
+  tools: 'waiting for its tool calls',
+  error: 'stopped with an error',
+};
+
+/**
+ * The main agent's state from its session's summary. The session waits when any of its agents does;
+ * the main agent itself waits only when none of them is the one asking.
+ */
+function sessionState(session: SessionSummary, agentWaiting: boolean): AgentState {
+  if (session.waitingForUser && !agentWaiting) return 'waiting';
   if (session.activity === 'error') return 'failed';
   return isWorking(session.activity) ? 'working' : 'idle';
 }
@@ -53,6 +68,7 @@ function fromAgent(agent: AgentSummary, depth: number, worker: TeamMember | null
     // A worker's lifecycle (idle between tasks) is the team's; a permission wait shows on its agent first.
     state: worker && agent.state !== 'waiting' ? worker.state : agent.state,
     activity: agent.activity,
+    doing: null,
     startedAt: agent.startedAt,
     endedAt: agent.endedAt,
     lastProgressAt: agent.lastProgressAt,
@@ -62,6 +78,7 @@ function fromAgent(agent: AgentSummary, depth: number, worker: TeamMember | null
     totalCostUsd: Math.max(agent.totalCostUsd, agent.costUsd),
     verdict: agent.verdict,
     verdictReasons: agent.verdictReasons,
+    endReason: agent.endReason,
     worker,
   };
 }
@@ -78,6 +95,7 @@ function fromWorker(worker: TeamMember): Member {
     model: worker.model,
     state: worker.state,
     activity: null,
+    doing: null,
     startedAt: null,
     endedAt: null,
     lastProgressAt: null,
@@ -87,6 +105,7 @@ function fromWorker(worker: TeamMember): Member {
     totalCostUsd: 0,
     verdict: null,
     verdictReasons: null,
+    endReason: null,
     worker,
   };
 }
@@ -114,8 +133,12 @@ export function teamMembers(
     name: session.coordinator ? 'Coordinator' : 'Main agent',
     agentType: session.coordinator ? 'coordinator' : 'main',
     model: session.model,
-    state: sessionState(session),
+    state: sessionState(
+      session,
+      all.some((a) => a.state === 'waiting'),
+    ),
     activity: null,
+    doing: SESSION_DOING[session.activity],
     startedAt: null,
     endedAt: null,
     lastProgressAt: null,
@@ -125,6 +148,7 @@ export function teamMembers(
     totalCostUsd: session.costUsd,
     verdict: null,
     verdictReasons: null,
+    endReason: session.lastError,
     worker: null,
   };
   const members = [

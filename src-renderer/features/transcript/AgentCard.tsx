@@ -86,6 +86,7 @@ export const AgentCard = memo(function AgentCard({
   const tokens = agent ? totalTokens(agent.usage) : display?.totalTokens;
   const activity = live ? agent?.activity : null;
   const progress = activity ?? (latest ? lastLine(latest) : null);
+  const calls = agent?.toolUseCount ?? display?.toolUseCount ?? 0;
   const background = display?.background === true || block.input['run_in_background'] === true;
 
   return (
@@ -117,9 +118,7 @@ export const AgentCard = memo(function AgentCard({
             </span>
           ) : null}
           {tokens !== undefined ? <span className="agent-tokens">{tokensText(tokens)}</span> : null}
-          {agent?.toolUseCount || display?.toolUseCount ? (
-            <span>{agent?.toolUseCount ?? display?.toolUseCount} tool calls</span>
-          ) : null}
+          {calls ? <span>{calls === 1 ? '1 tool call' : `${calls} tool calls`}</span> : null}
           {display?.durationMs !== undefined ? <span>{formatDuration(display.durationMs)}</span> : null}
         </span>
         {progress ? (
