@@ -2,6 +2,7 @@
 import { benchAgentsMemory } from './agents-memory.bench';
 import { benchBash } from './bash.bench';
 import { benchHarness } from './harness.bench';
+import { benchTeamView } from './team-view.bench';
 import { benchTerminal } from './terminal.bench';
 import { benchUiStreaming, saveResult } from './ui-streaming.bench';
 
@@ -11,6 +12,7 @@ const benches: Record<string, () => Promise<{ name: string }>> = {
   bash: benchBash,
   terminal: benchTerminal,
   'agents-memory': benchAgentsMemory,
+  'team-view': benchTeamView,
 };
 
 const only = process.argv.slice(2);
