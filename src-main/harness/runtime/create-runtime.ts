@@ -57,6 +57,7 @@ export function createRuntime(s: RuntimeSetup): AgentRuntime {
         onAgentEvent: onNested,
         agentStops: s.agentStops,
         events: s.coordinator.events,
+        tasks: () => engine?.tasks,
       })
     : null;
   // A coordinator delegates through its team only: it has no Agent tool.

@@ -20,6 +20,13 @@ interface Task {
   done: Promise<void>;
 }
 
+/** The owner's handle on a tracked task. */
+export interface TrackedTask {
+  id: string;
+  append(text: string): void;
+  end(status: 'completed' | 'failed' | 'killed'): void;
+}
+
 export interface TaskEvents {
   onChange?: (task: TaskView) => void;
   onOutput?: (taskId: string, text: string) => void;
@@ -61,13 +68,45 @@ export class TaskManager {
     );
   }
 
+  /**
+   * A task whose work runs elsewhere (an in-process teammate): listed with the others, its output
+   * what the owner appends, stopped through `stop`, ended when the owner says.
+   */
+  track(o: {
+    kind: TaskView['kind'];
+    description: string;
+    command: string;
+    agentId?: string;
+    stop: () => void;
+  }): TrackedTask {
+    let finish: () => void = () => undefined;
+    const ended = new Promise<void>((resolve) => (finish = resolve));
+    const view = this.start(o.kind, o.description, o.command, () => ended);
+    const task = this.tasks.get(view.id);
+    if (!task) throw new Error(`Task ${view.id} vanished`);
+    if (o.agentId !== undefined) task.view.agentId = o.agentId;
+    task.abort.signal.addEventListener('abort', o.stop, { once: true });
+    return {
+      id: view.id,
+      append: (text) => this.append(task, text),
+      end: (status) => {
+        if (task.view.status !== 'running') return;
+        task.view.status = status;
+        task.view.endedAt = new Date().toISOString();
+        finish();
+        this.events.onChange?.({ ...task.view });
+      },
+    };
+  }
+
   private start(
     kind: TaskView['kind'],
     description: string,
     command: string,
     run: (task: Task) => Promise<void>,
   ): TaskView {
-    const id = `${kind === 'local_bash' ? 'bash' : 'agent'}_${randomBytes(6).toString('hex')}`;
+    const prefix = kind === 'local_bash' ? 'bash' : kind === 'in_process_teammate' ? 'teammate' : 'agent';
+    const id = `${prefix}_${randomBytes(6).toString('hex')}`;
     const view: TaskView = {
       id,
       sessionId: this.sessionId,

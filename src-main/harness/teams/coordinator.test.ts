@@ -187,6 +187,14 @@ describe('coordinator mode', () => {
       ['bob', 'done'],
       ['carol', 'done'],
     ]);
+    // Each worker is a task of the session (in_process_teammate), ended with its reports as output.
+    const tasks = t.runtime.engine.tasks.list().filter((x) => x.kind === 'in_process_teammate');
+    expect(tasks.map((x) => [x.description, x.status])).toEqual([
+      ['alice (general-purpose)', 'completed'],
+      ['bob (general-purpose)', 'completed'],
+      ['carol (general-purpose)', 'completed'],
+    ]);
+    expect(tasks[1]?.outputTail).toContain('bob done: wrote b.txt');
     // Their events reach the session beside the coordinator's turn (cards, transcripts, cost).
     const started = nested.flatMap((e) => (e.type === 'agent_started' ? [e.info] : []));
     expect(started.map((i) => [i.name, i.toolUseId, i.parentId])).toEqual([

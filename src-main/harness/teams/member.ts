@@ -1,3 +1,4 @@
+import type { TrackedTask } from '../tasks/task-manager';
 import path from 'node:path';
 import type { AgentState } from '@shared/domain/agents';
 import type { TeamMember } from '@shared/domain/team';
@@ -17,6 +18,8 @@ export interface Member extends MemberRecord {
   failed: boolean;
   /** It sent a plan during the running turn: the plan, not the turn's text, is its report. */
   submittedPlan: boolean;
+  /** Its entry in the session's task list (absent where there is none). */
+  task?: TrackedTask | undefined;
 }
 
 /** A member as read from the roster: idle, its mailbox opened (files are named by agent id only). */

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { TeamMember, TeamMessage, TeamView } from '@shared/domain/team';
 import { AppError, describeError } from '../../platform/errors';
 import type { AgentEvent, AgentInfo } from '../events/agent-event';
+import type { TaskManager } from '../tasks/task-manager';
 import type { CoordinatorTeam, TeammateTeam, WorkerSpec } from '../tools/tool';
 import { coordinatorPrompt } from './mail-format';
 import { Mailbox, type Mail } from './mailbox';
@@ -33,6 +34,8 @@ export interface TeamSetup {
   /** The session's running agents by id, so the person can stop one worker alone. */
   agentStops?: Map<string, AbortController> | undefined;
   events?: TeamEvents | undefined;
+  /** The session's task list: each worker is listed there as an `in_process_teammate` task. */
+  tasks?: (() => TaskManager | undefined) | undefined;
 }
 
 /**
@@ -161,6 +164,7 @@ export class TeamManager {
         planApproved: false,
       };
       const member = memberFrom(record, this.dir);
+      this.listTask(member);
       // Built now: a type that does not fit fails here, before anything is written.
       member.worker = this.build(member, false, spec.model);
       member.model = member.worker.model;
@@ -270,6 +274,7 @@ export class TeamManager {
     await Promise.allSettled(targets.flatMap((m) => (m.worker ? [m.worker.close()] : [])));
     for (const m of targets) {
       m.worker = null;
+      m.task?.end(m.failed ? 'failed' : 'completed');
       this.setup.onAgentEvent({
         type: 'agent_ended',
         outcome: { reason: m.failed ? 'error' : 'completed', text: '', endedAt: now() },
@@ -335,7 +340,11 @@ export class TeamManager {
     for (const m of this.members) m.stop?.abort();
     await Promise.allSettled(this.members.flatMap((m) => (m.turn ? [m.turn] : [])));
     await Promise.allSettled(this.members.flatMap((m) => (m.worker ? [m.worker.close()] : [])));
-    for (const m of this.members) m.worker = null;
+    for (const m of this.members) {
+      m.worker = null;
+      // The task list ends with the process; the worker itself stays on the roster for the next one.
+      m.task?.end('killed');
+    }
     for (const wake of [...this.waiters]) wake();
   }
 
@@ -426,6 +435,8 @@ export class TeamManager {
     if (this.closed || m.ended || m.turn !== null) return;
     const mail = m.mailbox.unread();
     if (mail.length === 0) return;
+    // A worker of an earlier run is listed again when it next works.
+    if (!m.task) this.listTask(m);
     m.mailbox.markRead(mail.map((x) => x.message.id));
     const stop = new AbortController();
     m.stop = stop;
@@ -457,6 +468,7 @@ export class TeamManager {
     m.failed = outcome.failed;
     try {
       // Ended or shut down: nobody is waiting for this turn's answer.
+      m.task?.append(`${outcome.report}\n`);
       if (!m.ended && !this.closed && !m.submittedPlan)
         this.deliver(this.coordinatorBox, {
           from: m.name,
@@ -471,6 +483,23 @@ export class TeamManager {
     }
     this.changed();
     this.pump(m);
+  }
+
+  /** Lists a worker in the session's tasks; stopping that task ends the worker (as TeamDelete does). */
+  private listTask(m: Member): void {
+    const tasks = this.setup.tasks?.();
+    if (!tasks || m.ended) return;
+    m.task = tasks.track({
+      kind: 'in_process_teammate',
+      description: `${m.name} (${m.agentType})`,
+      command: m.instructions,
+      agentId: m.agentId,
+      // Whatever happens to the removal (a team already closed), the task ends.
+      stop: () =>
+        void this.remove([m.name])
+          .catch(() => undefined)
+          .finally(() => m.task?.end('killed')),
+    });
   }
 
   private changed(): void {
