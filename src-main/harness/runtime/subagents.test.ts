@@ -5,6 +5,7 @@ import type { ToolResultBlock } from '@shared/domain/messages';
 import type { AgentEvent } from '../events/agent-event';
 import { readTranscript } from '../session/transcript-file';
 import { testRuntime } from '../../test-support/runtime';
+import { MAX_AGENT_DEPTH } from './subagents';
 import { text, toolUse } from '../../test-support/engine';
 
 const usage = (input: number, output: number) => ({ input_tokens: input, output_tokens: output });
@@ -237,6 +238,43 @@ describe('sub-agents through the Agent tool', () => {
     const lead = t.api.requests.find((r) => JSON.stringify(r.body.messages).includes('LEAD sub'));
     expect(requestTools(plain?.body ?? {})).not.toContain('Agent');
     expect(requestTools(lead?.body ?? {}).sort()).toEqual(['Agent', 'Read']);
+  });
+
+  it('bounds delegation: an agent that starts itself stops at the depth limit', async () => {
+    const t = await testRuntime({
+      steps: [
+        {
+          when: { systemText: 'RECURSIVE persona', lastUserText: 'go deeper' },
+          times: true,
+          reply: { content: [agentCall('again', 'go deeper', 'recur')], stop_reason: 'tool_use' },
+        },
+        {
+          when: { lastUserText: 'go down' },
+          reply: { content: [agentCall('top', 'go deeper', 'recur')], stop_reason: 'tool_use' },
+        },
+        {
+          when: { lastUserPattern: 'No such tool|bottom' },
+          times: true,
+          reply: { content: [text('bottom reached')] },
+        },
+      ],
+    });
+    mkdirSync(path.join(t.project, '.claude', 'agents'), { recursive: true });
+    writeFileSync(
+      path.join(t.project, '.claude', 'agents', 'recur.md'),
+      '---\nname: recur\ndescription: starts itself\ntools: Agent, Read\n---\nYou are the RECURSIVE persona.\n',
+    );
+    const { events } = await t.run('go down');
+    const started = events.flatMap((e) => (e.type === 'agent_started' ? [e.info] : []));
+    expect(started).toHaveLength(MAX_AGENT_DEPTH);
+    // The deepest one is not offered the Agent tool at all.
+    const deepest = started.at(-1)?.agentId ?? '';
+    const itsRequests = t.api.requests.filter(
+      (r) => JSON.stringify(r.body.system).includes('RECURSIVE') && r.body.messages?.length === 1,
+    );
+    expect(itsRequests.map((r) => requestTools(r.body).includes('Agent'))).toEqual([true, true, false]);
+    const failed = events.find((e) => e.type === 'tool_result' && e.agentId === deepest);
+    expect(failed?.type === 'tool_result' && failed.block.is_error).toBe(true);
   });
 
   it('runs an agent in the background: the call returns at once, the result is read later', async () => {

@@ -11,6 +11,9 @@ import type { PermissionHandler } from '../permissions/handlers';
 import type { AgentSpawner, AnyTool, SpawnRequest, SpawnResult } from '../tools/tool';
 import type { AgentRuntime, RuntimeSetup } from './types';
 
+/** Levels of sub-agents below a session's main agent, at most. */
+export const MAX_AGENT_DEPTH = 3;
+
 /** Write tools a read-only agent is never offered. */
 const WRITE_TOOLS = new Set(['Write', 'Edit', 'NotebookEdit']);
 
@@ -99,6 +102,7 @@ export function createSpawner(o: SpawnerSetup): AgentSpawner {
         transcriptFile,
       };
       const mode = () => childMode(o.parent.mode(), def.permissionMode);
+      const depth = (o.parent.depth ?? 0) + 1;
       const child = o.create({
         ...o.parent,
         transcriptFile,
@@ -122,7 +126,9 @@ export function createSpawner(o: SpawnerSetup): AgentSpawner {
         handler: attributed(o.parent.handler, info),
         restrictGate: def.readOnly ? (g) => readOnlyGate(g, { runsChecks: def.runsChecks }) : undefined,
         // Only an agent whose definition lists the Agent tool may start agents of its own.
-        agents: def.canSpawn ? o.parent.agents : undefined,
+        // …and never deeper than MAX_AGENT_DEPTH: an agent file that lists itself cannot recurse forever.
+        agents: def.canSpawn && depth < MAX_AGENT_DEPTH ? o.parent.agents : undefined,
+        depth,
       });
       const started = performance.now();
       child.engine.start(info.startedAt, {

@@ -67,6 +67,8 @@ export interface RuntimeSetup extends Pick<
   agents?: AgentCatalog | undefined;
   /** The session's running agents by id, so one can be stopped alone (shared by the whole tree). */
   agentStops?: Map<string, AbortController> | undefined;
+  /** How many agents above this one (0 for a session's main agent); bounds delegation. */
+  depth?: number | undefined;
   /** Told of the events of agents it started that run outside a tool call (background agents). */
   onAgentEvent?: ((e: AgentEvent) => void) | undefined;
   /**
