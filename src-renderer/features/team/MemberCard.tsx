@@ -183,17 +183,6 @@ export const MemberCard = memo(function MemberCard({
             {member.worker.unread} unread
           </span>
         ) : null}
-      </div>
-      <div className={`member-activity${member.activity ? ' is-call' : ''}`} data-testid="member-activity">
-        {doing ?? (live ? 'thinking…' : ENDED[member.state](member.endReason))}
-      </div>
-      <div className="member-meta">
-        {elapsed ? <span title="Running time">{elapsed}</span> : null}
-        <span>{tokensText(member.tokens)}</span>
-        <span data-testid="member-cost" title="Its own cost · with every agent it started">
-          {formatSessionCost(member.costUsd, costKind)} own ·{' '}
-          {formatSessionCost(member.totalCostUsd, costKind)} total
-        </span>
         <span className="member-actions" onClick={(e) => e.stopPropagation()}>
           <button type="button" className="link" tabIndex={-1} onClick={() => onActivate(member.key)}>
             Open
@@ -208,6 +197,17 @@ export const MemberCard = memo(function MemberCard({
               Stop
             </button>
           ) : null}
+        </span>
+      </div>
+      <div className={`member-activity${member.activity ? ' is-call' : ''}`} data-testid="member-activity">
+        {doing ?? (live ? 'thinking…' : ENDED[member.state](member.endReason))}
+      </div>
+      <div className="member-meta">
+        {elapsed ? <span title="Running time">{elapsed}</span> : null}
+        <span>{tokensText(member.tokens)}</span>
+        <span data-testid="member-cost" title="Its own cost · with every agent it started">
+          {formatSessionCost(member.costUsd, costKind)} own ·{' '}
+          {formatSessionCost(member.totalCostUsd, costKind)} total
         </span>
       </div>
       {stuck ? (

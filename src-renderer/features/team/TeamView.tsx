@@ -172,7 +172,6 @@ function TeamPanel() {
           {stuck > 0 ? ` · ${stuck} stuck` : ''} · {formatSessionCost(session.costUsd, session.costKind)} in
           all
         </span>
-        <span className="spacer" />
         <label className="team-limit" title="A working member with no progress for this long is flagged">
           Stuck after
           <input

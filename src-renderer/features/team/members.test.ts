@@ -97,6 +97,16 @@ describe('team members', () => {
     expect(w1).toMatchObject({ costUsd: 0.1, totalCostUsd: 0.15, tokens: 300 });
   });
 
+  it('says an idle coordinator waits for its team while a worker works', () => {
+    const idle = { ...session, activity: 'idle' as const };
+    const team = { sessionId: 's', members: [worker({ agentId: 'w1', state: 'working' })], messages: [] };
+    expect(teamMembers(idle, { w1: agentSummary({ id: 'w1' }) }, team)[0]?.doing).toBe(
+      'waiting for its team',
+    );
+    const done = { ...team, members: [worker({ agentId: 'w1', state: 'done' })] };
+    expect(teamMembers(idle, { w1: agentSummary({ id: 'w1' }) }, done)[0]?.doing).toBe('idle');
+  });
+
   it('lists a worker the team has named before its agent has started', () => {
     const members = teamMembers(
       session,

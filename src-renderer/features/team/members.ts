@@ -157,6 +157,9 @@ export function teamMembers(
   ];
   const shown = new Set(members.map((m) => m.key));
   for (const w of workers.values()) if (!shown.has(w.agentId)) members.push(fromWorker(w));
+  // An idle coordinator with workers at work is waiting for their reports, not doing nothing.
+  if (root.state === 'idle' && members.some((m) => !m.root && isLive(m)))
+    root.doing = session.coordinator ? 'waiting for its team' : 'waiting for its agents';
   return members;
 }
 
