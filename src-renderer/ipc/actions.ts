@@ -42,6 +42,8 @@ export async function bootstrap(): Promise<void> {
 export async function loadTranscript(sessionId: string): Promise<void> {
   const result = await attempt('Loading the session', () => client().invoke('sessions.get', { sessionId }));
   if (!result) return;
+  // Its agents' transcripts in the window may have missed events (a reconnect): fetched anew when shown.
+  store().forgetTranscripts(sessionId);
   // The session's main agent's transcript is keyed by the session's own id.
   store().setTranscript(sessionId, sessionId, result.transcript);
   store().setSession(result.session);

@@ -115,4 +115,14 @@ describe('transcripts slice', () => {
     state().removeItem('s', 's', 'r1');
     expect(items('s')?.map((i) => i.id)).toEqual(['r2']);
   });
+
+  it('forgets every transcript of one session, and only of that one', () => {
+    state().setTranscript('s', 's', []);
+    state().setTranscript('s', 'agent-1', []);
+    state().setTranscript('t', 't', []);
+    const other = state().transcripts['t'];
+    state().forgetTranscripts('s');
+    expect(Object.keys(state().transcripts)).toEqual(['t']);
+    expect(state().transcripts['t']).toBe(other);
+  });
 });

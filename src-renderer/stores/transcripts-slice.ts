@@ -26,6 +26,11 @@ export interface TranscriptsSlice {
    */
   transcripts: Record<string, Record<string, AgentTranscript>>;
   setTranscript(sessionId: string, agentId: string, items: TranscriptItem[]): void;
+  /**
+   * Forgets every transcript of a session (its main agent's and its agents'): after a reconnect they
+   * may have missed events, so each is fetched again whole when shown.
+   */
+  forgetTranscripts(sessionId: string): void;
   /** Adds or replaces an item by id. */
   upsertItem(sessionId: string, agentId: string, item: TranscriptItem): void;
   /** A withdrawn message (a failed attempt, a regenerated reply) leaves the view. */
@@ -70,6 +75,7 @@ export const createTranscriptsSlice: StateCreator<TranscriptsSlice> = (set) => (
         progress: {},
       }),
     })),
+  forgetTranscripts: (sessionId) => set((s) => ({ transcripts: withoutKey(s.transcripts, sessionId) })),
   upsertItem: (sessionId, agentId, item) =>
     set((s) => {
       const t = s.transcripts[sessionId]?.[agentId];
