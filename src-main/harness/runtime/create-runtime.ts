@@ -69,6 +69,7 @@ export function createRuntime(s: RuntimeSetup): AgentRuntime {
           agentId,
           parentModel: () => engine?.model ?? s.model,
           create: createRuntime,
+          onNested,
         })
       : undefined;
   const tools = team

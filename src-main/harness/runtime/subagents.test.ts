@@ -316,3 +316,56 @@ describe('sub-agents through the Agent tool', () => {
     expect(changes.filter((c) => !c.endsWith('running'))).toEqual(['local_agent completed']);
   });
 });
+
+describe('sub-agents against a hostile model', () => {
+  it('a sub-agent’s own background agent is paid for by the session, not only by the sub-agent', async () => {
+    const t = await testRuntime({
+      steps: [
+        {
+          when: { lastUserText: 'lead it' },
+          reply: {
+            content: [agentCall('l1', 'LEAD job', 'lead')],
+            stop_reason: 'tool_use',
+            usage: usage(100, 10),
+          },
+        },
+        {
+          when: { lastUserText: 'LEAD job' },
+          reply: {
+            content: [agentCall('b1', 'BACKGROUND job', 'general-purpose', { run_in_background: true })],
+            stop_reason: 'tool_use',
+            usage: usage(200, 20),
+          },
+        },
+        {
+          when: { lastUserText: 'BACKGROUND job' },
+          reply: { content: [text('bg result')], usage: usage(7000, 700) },
+        },
+        {
+          // The lead waits a little, so its background agent ends before it does.
+          when: { lastUserText: 'Started the general-purpose' },
+          reply: {
+            content: [toolUse('Bash', { command: 'sleep 0.5' }, 'wait1')],
+            stop_reason: 'tool_use',
+            usage: usage(300, 30),
+          },
+        },
+        { when: { systemText: 'You lead' }, reply: { content: [text('lead done')], usage: usage(400, 40) } },
+        {
+          when: { lastUserText: 'lead done' },
+          reply: { content: [text('all done')], usage: usage(500, 50) },
+        },
+      ],
+    });
+    mkdirSync(path.join(t.project, '.claude', 'agents'), { recursive: true });
+    writeFileSync(
+      path.join(t.project, '.claude', 'agents', 'lead.md'),
+      '---\nname: lead\ndescription: leads\ntools: Agent, Bash\n---\nYou lead.\n',
+    );
+    const { result } = await t.run('lead it');
+    expect(result.text).toBe('all done');
+    expect(t.api.requests.some((r) => JSON.stringify(r.body.messages).includes('BACKGROUND job'))).toBe(true);
+    // Every request made is in the session's total: its own, the lead's and the background agent's.
+    expect(t.runtime.engine.cost.totalUsage().inputTokens).toBe(100 + 200 + 7000 + 300 + 400 + 500);
+  });
+});

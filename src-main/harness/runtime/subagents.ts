@@ -66,6 +66,12 @@ export interface SpawnerSetup {
   parentModel: () => string;
   /** createRuntime itself, passed in so this file need not import it (no cycle). */
   create: (s: RuntimeSetup) => AgentRuntime;
+  /**
+   * Where the events of agents a sub-agent starts outside a tool call (its background agents) go:
+   * the parent's own handler, which adds their usage to the parent's total and passes them up, so
+   * every level (and the session) pays for them.
+   */
+  onNested: (e: AgentEvent) => void;
 }
 
 /**
@@ -129,6 +135,8 @@ export function createSpawner(o: SpawnerSetup): AgentSpawner {
         // …and never deeper than MAX_AGENT_DEPTH: an agent file that lists itself cannot recurse forever.
         agents: def.canSpawn && depth < MAX_AGENT_DEPTH ? o.parent.agents : undefined,
         depth,
+        // Not the parent's own listener (`...o.parent`): that would skip the parent's total.
+        onAgentEvent: o.onNested,
       });
       const started = performance.now();
       child.engine.start(info.startedAt, {
