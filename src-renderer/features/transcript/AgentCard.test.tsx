@@ -5,6 +5,7 @@ import type { SessionSummary } from '@shared/domain/session';
 import { ZERO_USAGE } from '@shared/domain/usage';
 import { useStore } from '../../stores/store';
 import { agentSummary } from '../../test-support/agent-summary';
+import { lastLine } from './AgentCard';
 import { Transcript } from './Transcript';
 
 const session: SessionSummary = {
@@ -162,5 +163,12 @@ describe('agent cards in a transcript', () => {
     expect(
       document.querySelector('[data-tool="Agent"]:not([data-agent-id])')?.getAttribute('data-agent-state'),
     ).toBe('pending');
+  });
+
+  it('shows the newest words of a streaming line, and the start of a finished one', () => {
+    const long = `${'a'.repeat(150)} newest`;
+    expect(lastLine(`first\n\n${long}`, true)).toBe(`…${long.slice(-119)}`);
+    expect(lastLine(`first\n${long}\n`, false)).toBe(long);
+    expect(lastLine('short', true)).toBe('short');
   });
 });

@@ -14,14 +14,18 @@ type AgentDisplay = Extract<ToolDisplay, { kind: 'agent' }>;
 
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
 
-/** The last line of what an agent wrote, for the collapsed card. */
-function lastLine(text: string): string {
+/**
+ * The last line of what an agent wrote, for the collapsed card: while it streams, its newest words
+ * (the line's tail, about one line's worth); once it has ended, how its answer begins.
+ */
+export function lastLine(text: string, live: boolean): string {
   const lines = text
     .trim()
     .split('\n')
     .filter((l) => l.trim() !== '');
   const line = lines.at(-1) ?? '';
-  return line.length > 200 ? `…${line.slice(-199)}` : line;
+  if (!live || line.length <= 120) return line;
+  return `…${line.slice(-119)}`;
 }
 
 /** What the card shows, from the live summary when the window has it, else from the call's result. */
@@ -85,7 +89,7 @@ export const AgentCard = memo(function AgentCard({
   const total = agent?.totalCostUsd ?? display?.totalCostUsd;
   const tokens = agent ? totalTokens(agent.usage) : display?.totalTokens;
   const activity = live ? agent?.activity : null;
-  const progress = activity ?? (latest ? lastLine(latest) : null);
+  const progress = activity ?? (latest ? lastLine(latest, live) : null);
   const calls = agent?.toolUseCount ?? display?.toolUseCount ?? 0;
   const background = display?.background === true || block.input['run_in_background'] === true;
 
