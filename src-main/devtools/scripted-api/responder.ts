@@ -22,7 +22,10 @@ function systemText(system: unknown): string {
   if (typeof system === 'string') return system;
   if (Array.isArray(system))
     return system
-      .map((b) => (typeof b === 'object' && b !== null && 'text' in b ? String(b.text) : ''))
+      .map((b: unknown) => {
+        const text = typeof b === 'object' && b !== null ? (b as { text?: unknown }).text : undefined;
+        return typeof text === 'string' ? text : '';
+      })
       .join('\n');
   return '';
 }
