@@ -1,8 +1,8 @@
 import type { CarapaceClient } from '@shared/ipc/client';
 import type { AgentSummary } from '@shared/domain/agents';
 import { messageText } from '@shared/domain/messages';
-import { isWorking, type SessionSummary } from '@shared/domain/session';
-import { notifySessionEnded, notifySessionNeedsYou } from '../features/notifications/notify';
+import { isWorking, type SessionSummary, type TaskView } from '@shared/domain/session';
+import { notifySessionEnded, notifySessionNeedsYou, notifyTaskEnded } from '../features/notifications/notify';
 import { bootstrap } from './actions';
 import { justStarted } from '../stores/agents-slice';
 import { useStore } from '../stores/store';
@@ -30,6 +30,18 @@ function onSession(session: SessionSummary): void {
   // A background session has no tab to show its prompt: the person is told it waits for them.
   if (session.background && session.waitingForUser && before?.waitingForUser !== true && !inView)
     notifySessionNeedsYou(session);
+}
+
+/** A background agent that ends is announced: a toast in the window, and a desktop notification. */
+function onTask(task: TaskView): void {
+  const state = store();
+  const before = (state.tasks[task.sessionId] ?? []).find((t) => t.id === task.id);
+  state.upsertTask(task);
+  if (task.kind !== 'local_agent' || task.status === 'running' || before?.status !== 'running') return;
+  const how = task.status === 'completed' ? 'finished' : task.status === 'killed' ? 'was stopped' : 'failed';
+  const session = state.sessions[task.sessionId]?.title ?? 'a session';
+  state.showToast(`Background agent “${task.description}” ${how} (${session}).`);
+  notifyTaskEnded(task, how, session);
 }
 
 /**
@@ -77,7 +89,7 @@ export function subscribe(client: CarapaceClient): () => void {
     client.on('agents.changed', ({ agent }) => onAgent(agent)),
     client.on('teams.changed', ({ team }) => store().setTeam(team)),
     client.on('teams.message', ({ sessionId, message }) => store().addTeamMessage(sessionId, message)),
-    client.on('tasks.changed', ({ task }) => store().upsertTask(task)),
+    client.on('tasks.changed', ({ task }) => onTask(task)),
     client.on('settings.changed', ({ settings }) => useStore.setState({ settings })),
     client.on('projects.changed', ({ recent }) => useStore.setState({ recent })),
     client.on('permissions.requested', ({ request }) => store().addPending(request)),

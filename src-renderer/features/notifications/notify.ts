@@ -1,4 +1,4 @@
-import type { SessionSummary } from '@shared/domain/session';
+import type { SessionSummary, TaskView } from '@shared/domain/session';
 
 /** Asks for permission on a user gesture (browsers refuse requests made without one). */
 export function requestNotificationPermission(): void {
@@ -31,5 +31,20 @@ export function notifySessionNeedsYou(session: SessionSummary): void {
     n.onclick = () => window.focus();
   } catch {
     // As above: the Inbox and the badge still show it.
+  }
+}
+
+/** A desktop notification that a background agent ended (the window shows a toast as well). */
+export function notifyTaskEnded(task: TaskView, how: string, session: string): void {
+  if (typeof Notification === 'undefined' || Notification.permission !== 'granted' || !document.hidden)
+    return;
+  try {
+    const n = new Notification(`Background agent ${how}`, {
+      body: `${task.description} — ${session}`,
+      tag: `carapace-task-${task.id}`,
+    });
+    n.onclick = () => window.focus();
+  } catch {
+    // The toast and the task list still show it.
   }
 }
