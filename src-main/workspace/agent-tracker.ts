@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { AgentState, AgentSummary } from '@shared/domain/agents';
 import type { TranscriptItem } from '@shared/domain/messages';
@@ -11,6 +11,13 @@ import type { EventHub } from './event-hub';
 
 /** Progress alone (text streaming) refreshes a card at most this often. */
 const PROGRESS_EMIT_MS = 1000;
+/**
+ * A saved sub-agent transcript larger than this is not read for its card: every one is read whole
+ * when the session opens, and one huge (or endless) file must not stall or exhaust the main process.
+ */
+export const MAX_SAVED_AGENT_BYTES = 64 * 1024 * 1024;
+/** The name the runtime gives a sub-agent's or worker's transcript: its agent id. */
+const SAVED_NAME = /^(agent-[\w-]+)\.jsonl$/;
 
 const now = () => new Date().toISOString();
 
@@ -39,6 +46,8 @@ function callLine(name: string, input: Record<string, unknown>): string {
  */
 export class AgentTracker {
   private readonly agents = new Map<string, Tracked>();
+  /** Saved transcripts that were not read back, in words for the person. */
+  readonly problems: string[] = [];
 
   constructor(
     private readonly hub: EventHub,
@@ -49,6 +58,7 @@ export class AgentTracker {
     private readonly waiting: (agentId: string) => boolean,
   ) {
     this.loadSaved(path.join(sessionDir, 'subagents'));
+    this.breakParentLoops();
   }
 
   list(): AgentSummary[] {
@@ -64,7 +74,7 @@ export class AgentTracker {
     const t = this.agents.get(agentId);
     if (!t) return null;
     if (t.live || t.stream.items.length > 0) return t.stream.transcript();
-    return readTranscript(t.file).lines.flatMap((l) => (l.type === 'item' ? [l.item] : []));
+    return savedItems(t.file);
   }
 
   /** Handles one event of a sub-agent or worker (never the session's main agent). */
@@ -179,7 +189,12 @@ export class AgentTracker {
 
   /** A worker of an earlier run is at work again: its card shows its whole transcript, then the new. */
   private revive(t: Tracked): void {
-    t.stream.items.push(...readTranscript(t.file).lines.flatMap((l) => (l.type === 'item' ? [l.item] : [])));
+    // A file that can no longer be read leaves the card with the new work only: never a failed turn.
+    try {
+      t.stream.items.push(...savedItems(t.file));
+    } catch {
+      // Nothing earlier to show.
+    }
     t.live = true;
     t.summary.state = 'working';
     t.summary.endedAt = null;
@@ -190,11 +205,13 @@ export class AgentTracker {
     return { ...t.summary, totalCostUsd: this.totalOf(t.summary.id) };
   }
 
-  /** Own cost plus every descendant's. */
-  private totalOf(agentId: string): number {
+  /** Own cost plus every descendant's (each counted once, whatever parents a saved file claims). */
+  private totalOf(agentId: string, seen = new Set<string>()): number {
+    if (seen.has(agentId)) return 0;
+    seen.add(agentId);
     let total = this.agents.get(agentId)?.summary.costUsd ?? 0;
     for (const t of this.agents.values())
-      if (t.summary.parentId === agentId) total += this.totalOf(t.summary.id);
+      if (t.summary.parentId === agentId) total += this.totalOf(t.summary.id, seen);
     return total;
   }
 
@@ -208,22 +225,78 @@ export class AgentTracker {
   }
 
   private emitAncestors(parentId: string): void {
+    const seen = new Set<string>();
     let id: string | undefined = parentId;
-    while (id !== undefined && this.agents.has(id)) {
+    // A parent chain that loops (saved files naming each other) ends at the first repeat.
+    while (id !== undefined && this.agents.has(id) && !seen.has(id)) {
+      seen.add(id);
       this.emit(id, true);
       id = this.agents.get(id)?.summary.parentId;
     }
   }
 
-  /** Cards for the sub-agents of earlier runs, from the transcripts saved beside the session. */
+  /**
+   * Saved files may name each other (or themselves) as parents: a card whose parent chain loops is
+   * put under the session, so every card sits in one tree whoever walks it.
+   */
+  private breakParentLoops(): void {
+    for (const t of this.agents.values()) {
+      const seen = new Set<string>([t.summary.id]);
+      let id = t.summary.parentId;
+      while (this.agents.has(id)) {
+        if (seen.has(id)) {
+          t.summary.parentId = this.sessionId;
+          break;
+        }
+        seen.add(id);
+        id = this.agents.get(id)?.summary.parentId ?? this.sessionId;
+      }
+    }
+  }
+
+  /**
+   * Cards for the sub-agents of earlier runs, from the transcripts saved beside the session. The
+   * folder is only data: an entry that is not a plain file of the runtime's naming, too large, not
+   * readable, or whose header names another agent (the session itself, one of its siblings) is
+   * skipped and reported, and the session still opens.
+   */
   private loadSaved(folder: string): void {
     if (!existsSync(folder)) return;
-    for (const name of readdirSync(folder)) {
-      if (!/^agent-[\w-]+\.jsonl$/.test(name)) continue;
-      const file = path.join(folder, name);
-      const { lines } = readTranscript(file);
+    let entries;
+    try {
+      entries = readdirSync(folder, { withFileTypes: true });
+    } catch (error) {
+      this.problems.push(`The sub-agents folder could not be read: ${(error as Error).message}`);
+      return;
+    }
+    for (const entry of entries) {
+      const named = SAVED_NAME.exec(entry.name);
+      if (!named) continue;
+      const file = path.join(folder, entry.name);
+      const skip = (why: string) =>
+        this.problems.push(`Sub-agent transcript ${entry.name} ${why}; it was skipped.`);
+      // Never a link, FIFO or device: reading one could leave the project, block or never end.
+      if (!entry.isFile()) {
+        skip('is not a regular file');
+        continue;
+      }
+      let lines;
+      try {
+        if (lstatSync(file).size > MAX_SAVED_AGENT_BYTES) {
+          skip(`is larger than ${MAX_SAVED_AGENT_BYTES / 1024 / 1024} MB`);
+          continue;
+        }
+        ({ lines } = readTranscript(file));
+      } catch (error) {
+        skip(`could not be read (${(error as Error).message})`);
+        continue;
+      }
       const head = lines.find((l) => l.type === 'session');
       if (head?.type !== 'session' || !head.agent) continue;
+      if (head.agent.agentId !== named[1] || head.agent.agentId === this.sessionId) {
+        skip(`says it belongs to another agent (${head.agent.agentId})`);
+        continue;
+      }
       const cost = new CostTracker(head.agent.agentId);
       for (const l of lines) if (l.type === 'cost') cost.restore(l.own ?? l.snapshot);
       const items = lines.flatMap((l) => (l.type === 'item' ? [l.item] : []));
@@ -264,4 +337,12 @@ export class AgentTracker {
       });
     }
   }
+}
+
+/** The items of a saved transcript, for one that must be a plain file of a sane size. */
+function savedItems(file: string): TranscriptItem[] {
+  const st = lstatSync(file);
+  if (!st.isFile() || st.size > MAX_SAVED_AGENT_BYTES)
+    throw new Error(`${path.basename(file)} is not a plain file of at most ${MAX_SAVED_AGENT_BYTES} bytes`);
+  return readTranscript(file).lines.flatMap((l) => (l.type === 'item' ? [l.item] : []));
 }

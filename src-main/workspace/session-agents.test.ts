@@ -1,12 +1,14 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readdirSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import type { EventName, EventPayload } from '@shared/ipc/contract';
 import { createCarapace } from '../compose';
 import { silentLogger } from '../platform/logger';
 import { MemorySecretStore } from '../platform/secrets';
 import { testCarapace } from '../test-support/carapace';
 import type { EventHub } from './event-hub';
+import { MAX_SAVED_AGENT_BYTES } from './agent-tracker';
 
 type Recorded = { [E in EventName]: { event: E; payload: EventPayload<E> } }[EventName];
 
@@ -194,5 +196,95 @@ describe('a session’s sub-agents in the workspace', () => {
     // Opening its tab brings it back.
     workspace.openTab(project.id, session.id);
     expect(sessions.get(session.id).session.background).toBe(false);
+  });
+});
+
+/** The file called `name` somewhere under `dir`. */
+function findFile(dir: string, name: string): string | null {
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isFile() && e.name === name) return p;
+    const found = e.isDirectory() ? findFile(p, name) : null;
+    if (found) return found;
+  }
+  return null;
+}
+
+describe('a session folder with hostile sub-agent transcripts', () => {
+  it('still opens: links, FIFOs, folders, huge files, forged ids and parent loops are skipped or untangled', async () => {
+    const t = await testCarapace({ steps: [] });
+    const { workspace } = t.carapace.services;
+    const project = workspace.open(t.project).project;
+    const session = workspace.createSession(project.id);
+    await t.carapace.shutdown();
+
+    const file = findFile(t.home, `${session.id}.jsonl`) ?? '';
+    const folder = path.join(path.dirname(file), session.id, 'subagents');
+    mkdirSync(folder, { recursive: true });
+    const head = (agentId: string, parentId: string | null) =>
+      `${JSON.stringify({
+        type: 'session',
+        version: 1,
+        sessionId: session.id,
+        projectPath: t.project,
+        createdAt: '2025-01-01T00:00:00.000Z',
+        model: 'claude-sonnet-4-5',
+        agent: { agentId, parentId, agentType: 'general-purpose', name: agentId, toolUseId: 'tu' },
+      })}\n`;
+    const put = (name: string, text: string) => writeFileSync(path.join(folder, `${name}.jsonl`), text);
+    put('agent-good', head('agent-good', session.id));
+    // Parents that loop: itself, and two naming each other.
+    put('agent-self', head('agent-self', 'agent-self'));
+    put('agent-ping', head('agent-ping', 'agent-pong'));
+    put('agent-pong', head('agent-pong', 'agent-ping'));
+    // Ids that are not the file's: the session itself, and another agent.
+    put('agent-forged', head(session.id, null));
+    put('agent-thief', head('agent-good', session.id));
+    put('agent-junk', '{not json\n');
+    mkdirSync(path.join(folder, 'agent-folder.jsonl'));
+    execFileSync('mkfifo', [path.join(folder, 'agent-fifo.jsonl')]);
+    symlinkSync('/dev/zero', path.join(folder, 'agent-zero.jsonl'));
+    symlinkSync(file, path.join(folder, 'agent-link.jsonl'));
+    put('agent-huge', head('agent-huge', session.id));
+    truncateSync(path.join(folder, 'agent-huge.jsonl'), MAX_SAVED_AGENT_BYTES + 1);
+
+    const again = createCarapace({
+      env: t.env,
+      secrets: new MemorySecretStore(),
+      logger: silentLogger,
+      version: 't',
+    });
+    onTestFinished(() => again.shutdown());
+    again.services.workspace.open(t.project);
+    const { transcript } = again.services.sessions.get(session.id);
+    const cards = again.services.sessions.agents(session.id);
+    expect(cards.map((c) => c.id).sort()).toEqual(['agent-good', 'agent-ping', 'agent-pong', 'agent-self']);
+    // Every card's parent chain ends at the session.
+    const byId = new Map(cards.map((c) => [c.id, c]));
+    for (const c of cards) {
+      const seen = new Set<string>();
+      let at = c.parentId;
+      while (byId.has(at) && !seen.has(at)) {
+        seen.add(at);
+        at = byId.get(at)?.parentId ?? '';
+      }
+      expect(at).toBe(session.id);
+    }
+    expect(byId.get('agent-good')?.name).toBe('agent-good');
+    const said = transcript
+      .filter((i) => i.kind === 'notice' && i.code === 'agent_transcript')
+      .map((i) => (i.kind === 'notice' ? i.text : ''))
+      .join('\n');
+    for (const name of [
+      'agent-forged',
+      'agent-thief',
+      'agent-folder',
+      'agent-fifo',
+      'agent-zero',
+      'agent-link',
+      'agent-huge',
+    ])
+      expect(said).toContain(`${name}.jsonl`);
+    expect(() => again.services.sessions.agentTranscript(session.id, 'agent-good')).not.toThrow();
   });
 });

@@ -283,6 +283,16 @@ export class SessionManager {
       };
       session.engine.showNotice(notice);
     }
+    // Sub-agents' saved transcripts that could not be read back: the session opens without them.
+    for (const problem of session.agents.problems)
+      session.engine.showNotice({
+        kind: 'notice',
+        id: randomUUID(),
+        level: 'warning',
+        text: problem,
+        code: 'agent_transcript',
+        createdAt: now(),
+      });
     this.live.set(sessionId, session);
     return session;
   }
