@@ -1,6 +1,6 @@
-import { mkdirSync } from 'node:fs';
+import { lstatSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { AppError } from '../../platform/errors';
+import { AppError, errnoCode } from '../../platform/errors';
 import { subagentModel } from '../agents/model-choice';
 import { readOnlyGate } from '../agents/read-only-gate';
 import { readTranscript } from '../session/transcript-file';
@@ -9,6 +9,31 @@ import { SubmitPlanTool } from '../teams/tools/submit-plan';
 import type { BuiltWorker, WorkerBuild, WorkerFactory } from '../teams/types';
 import { childMode, toolsFor } from './subagents';
 import type { AgentRuntime, RuntimeSetup } from './types';
+
+/** A worker's saved transcript larger than this is not taken up (it is read whole to resume). */
+export const MAX_WORKER_TRANSCRIPT_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Refuses a worker's transcript path that holds anything but a plain file of a sane size. Worker ids
+ * come from the team's roster, so the file can be planted before the worker first works: a FIFO
+ * there would block the main process on open, a link would send its transcript elsewhere.
+ */
+function checkTranscriptPath(file: string, name: string): void {
+  let st;
+  try {
+    st = lstatSync(file);
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT') return;
+    throw error;
+  }
+  if (!st.isFile())
+    throw new AppError('CORRUPT_DATA', `Worker ${name}'s transcript (${file}) is not a regular file.`);
+  if (st.size > MAX_WORKER_TRANSCRIPT_BYTES)
+    throw new AppError(
+      'CORRUPT_DATA',
+      `Worker ${name}'s transcript (${file}) is larger than ${MAX_WORKER_TRANSCRIPT_BYTES / 1024 / 1024} MB.`,
+    );
+}
 
 export interface WorkerFactorySetup {
   /** The coordinator's setup: workers get its permission sources, person, models and tools. */
@@ -33,9 +58,12 @@ export function createWorkerFactory(o: WorkerFactorySetup): WorkerFactory {
     build(b: WorkerBuild): BuiltWorker {
       const def = catalog().find((a) => a.name === b.agentType);
       if (!def) throw new AppError('NOT_FOUND', `There is no agent type "${b.agentType}" (any more).`);
+      checkTranscriptPath(b.transcriptFile, b.name);
+      // A restored worker keeps the model it was given, unless the session is on the free demo
+      // model: a roster or transcript naming a paid model must not turn a demo into paid calls.
       const model =
         b.resume && b.model
-          ? b.model
+          ? subagentModel({ parentModel: o.parentModel(), definitionModel: b.model })
           : subagentModel({
               parentModel: o.parentModel(),
               definitionModel: def.model,
@@ -73,8 +101,11 @@ export function createWorkerFactory(o: WorkerFactorySetup): WorkerFactory {
         onAgentEvent: b.onAgentEvent,
       });
       // After a restart it takes up its transcript: dangling calls are closed as interrupted.
-      if (b.resume) runtime.engine.resume(readTranscript(b.transcriptFile).lines);
-      else runtime.engine.start(b.createdAt, identity);
+      if (b.resume) {
+        runtime.engine.resume(readTranscript(b.transcriptFile).lines);
+        // Its transcript's own model line is not the word on that either.
+        runtime.engine.model = model;
+      } else runtime.engine.start(b.createdAt, identity);
       return {
         agentType: def.name,
         model,

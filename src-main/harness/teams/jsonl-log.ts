@@ -1,7 +1,42 @@
-import { appendFileSync, closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync } from 'node:fs';
+import {
+  appendFileSync,
+  closeSync,
+  constants,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+} from 'node:fs';
 import path from 'node:path';
 import type { z } from 'zod';
 import { AppError, describeError, errnoCode } from '../../platform/errors';
+
+/**
+ * A team file larger than this is not read back. Mailboxes and the roster grow by at most a message
+ * (100,000 characters) a line; a file far beyond that is damage or an attack, and reading it whole
+ * (or an endless device linked in its place) must not stall or exhaust the main process.
+ */
+export const MAX_TEAM_FILE_BYTES = 64 * 1024 * 1024;
+
+// Not defined on Windows (no FIFOs there to block on).
+const NO_FOLLOW = (constants as Partial<typeof constants>).O_NOFOLLOW ?? 0;
+const NON_BLOCK = (constants as Partial<typeof constants>).O_NONBLOCK ?? 0;
+
+/** The file's text, if it is a plain file (not a link, FIFO, device or folder) of a sane size. */
+function readPlainFile(file: string): string {
+  // O_NONBLOCK: opening a FIFO returns at once (and is refused below) instead of waiting forever.
+  const fd = openSync(file, constants.O_RDONLY | NO_FOLLOW | NON_BLOCK);
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new Error('it is not a regular file');
+    if (st.size > MAX_TEAM_FILE_BYTES)
+      throw new Error(`it is larger than ${MAX_TEAM_FILE_BYTES / 1024 / 1024} MB`);
+    return readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
 
 /**
  * An append-only JSONL file of one kind of entry (a mailbox, the team's roster). A crash can tear
@@ -23,9 +58,12 @@ export class JsonlLog<T> {
   read(): { entries: T[]; problems: string[] } {
     let text: string;
     try {
-      text = readFileSync(this.file, 'utf8');
+      text = readPlainFile(this.file);
     } catch (error) {
       if (errnoCode(error) === 'ENOENT') return { entries: [], problems: [] };
+      // O_NOFOLLOW refuses a link with ELOOP: say what it is.
+      if (errnoCode(error) === 'ELOOP')
+        return { entries: [], problems: [`Could not read ${this.label}: it is a link, not a file`] };
       return { entries: [], problems: [`Could not read ${this.label}: ${describeError(error)}`] };
     }
     const entries: T[] = [];
@@ -58,8 +96,21 @@ export class JsonlLog<T> {
   append(entry: T): void {
     try {
       mkdirSync(path.dirname(this.file), { recursive: true });
-      const glue = !this.endsClean && this.needsNewline();
-      appendFileSync(this.file, `${glue ? '\n' : ''}${JSON.stringify(entry)}\n`);
+      // Appended through a descriptor that is checked to be a plain file: a FIFO put in its place
+      // must not block the main process (O_NONBLOCK), nor a link send the team's mail elsewhere.
+      const fd = openSync(
+        this.file,
+        constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | NO_FOLLOW | NON_BLOCK,
+        0o600,
+      );
+      try {
+        const st = fstatSync(fd);
+        if (!st.isFile()) throw new Error('it is not a regular file');
+        const glue = !this.endsClean && this.needsNewline(st.size);
+        appendFileSync(fd, `${glue ? '\n' : ''}${JSON.stringify(entry)}\n`);
+      } finally {
+        closeSync(fd);
+      }
       this.endsClean = true;
     } catch (error) {
       const full = errnoCode(error) === 'ENOSPC';
@@ -72,16 +123,11 @@ export class JsonlLog<T> {
   }
 
   /** True when the file ends inside a line (a torn write): the next entry must start a new one. */
-  private needsNewline(): boolean {
-    let fd: number;
+  private needsNewline(size: number): boolean {
+    if (size === 0) return false;
+    // The write descriptor is append-only; its last byte is read through a descriptor of its own.
+    const fd = openSync(this.file, constants.O_RDONLY | NO_FOLLOW | NON_BLOCK);
     try {
-      fd = openSync(this.file, 'r');
-    } catch {
-      return false;
-    }
-    try {
-      const size = fstatSync(fd).size;
-      if (size === 0) return false;
       const last = Buffer.alloc(1);
       readSync(fd, last, 0, 1, size - 1);
       return last[0] !== 0x0a;

@@ -1,4 +1,6 @@
-import { appendFileSync, existsSync, readdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, existsSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { DEMO_MODEL_ID } from '@shared/domain/models';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { AppError } from '../../platform/errors';
@@ -260,5 +262,69 @@ describe('a team comes back from disk', () => {
     expect(third.team.problems).toContain(
       "Line 5 of worker bob's mailbox is not valid JSON; it was skipped.",
     );
+  });
+});
+
+describe('a team comes back from hostile files', () => {
+  it('a FIFO or a link to /dev/zero in place of its mailboxes or a worker’s transcript is reported, never read', async () => {
+    const t = await coordinator([
+      { when: { lastUserText: 'HELLO-A' }, reply: { content: [text('alice here')] } },
+      { when: { lastUserText: 'AGAIN-A' }, reply: { content: [text('alice again')] } },
+    ]);
+    t.team.create([spec('alice'), spec('bob')]);
+    const since = t.team.coordinator().lastSeq();
+    t.team.send('alice', 'HELLO-A');
+    await t.team.waitForReplies(['alice'], since, new AbortController().signal);
+    const id = (name: string) => t.team.view().members.find((m) => m.name === name)?.agentId ?? '';
+    const [aliceId, bobId] = [id('alice'), id('bob')];
+    await t.team.close();
+    await t.runtime.engine.close();
+
+    const teamDir = path.join(t.runtime.sessionDir, 'team');
+    const coordinatorBox = path.join(teamDir, 'mail', 'coordinator.jsonl');
+    rmSync(coordinatorBox);
+    execFileSync('mkfifo', [coordinatorBox]);
+    symlinkSync('/dev/zero', path.join(teamDir, 'mail', `${bobId}.jsonl`));
+    const aliceTranscript = path.join(t.runtime.sessionDir, 'subagents', `${aliceId}.jsonl`);
+    rmSync(aliceTranscript);
+    execFileSync('mkfifo', [aliceTranscript]);
+
+    const again = reopen(t);
+    expect(again.team.problems).toEqual([
+      "Could not read the coordinator's mailbox: it is not a regular file",
+      "Could not read worker bob's mailbox: it is a link, not a file",
+    ]);
+    // Bob's mail cannot be delivered (not to /dev/zero); the refusal is an error, not a hang.
+    expect(() => again.team.send('bob', 'HI-B')).toThrow(/Could not write to worker bob's mailbox/);
+    // Alice works again: her transcript is no file to take up, and she says so (to a mailbox that
+    // is no file either, which is reported too).
+    again.team.send('alice', 'AGAIN-A');
+    while (again.team.busy()) await again.team.nextChange();
+    expect(again.team.problems.join('\n')).toMatch(/alice's report could not be delivered/);
+    expect(t.api.requests.some((r) => JSON.stringify(r.body.messages).includes('AGAIN-A'))).toBe(false);
+  });
+
+  it('a restored worker on a demo session stays on the demo model, whatever its roster and transcript say', async () => {
+    const t = await coordinator([
+      { when: { lastUserText: 'FIRST' }, reply: { content: [text('first done')] } },
+      { when: { lastUserText: 'SECOND' }, reply: { content: [text('second done')] } },
+    ]);
+    t.team.create([spec('alice', { model: 'opus' })]);
+    expect(t.team.view().members[0]?.model).toBe('claude-opus-4-5');
+    const since = t.team.coordinator().lastSeq();
+    t.team.send('alice', 'FIRST');
+    await t.team.waitForReplies(['alice'], since, new AbortController().signal);
+    await t.team.close();
+    await t.runtime.engine.close();
+
+    // The session is a free demo now (switched, or a roster that was never its own).
+    const again = reopen(t);
+    again.runtime.engine.setModel(DEMO_MODEL_ID);
+    const after = again.team.coordinator().lastSeq();
+    again.team.send('alice', 'SECOND');
+    const [reply] = await again.team.waitForReplies(['alice'], after, new AbortController().signal);
+    expect(reply?.text).toBe('second done');
+    const second = t.api.requests.find((r) => JSON.stringify(r.body.messages).includes('SECOND'));
+    expect(second?.body.model).toBe(DEMO_MODEL_ID);
   });
 });
