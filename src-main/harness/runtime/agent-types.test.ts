@@ -150,3 +150,66 @@ describe('Verification', () => {
     expect(JSON.stringify(result?.content)).toContain('VERDICT: FAIL');
   });
 });
+
+describe('an agent file cannot widen the session’s mode', () => {
+  const file =
+    '---\nname: wide\ndescription: asks for bypass\npermissionMode: bypassPermissions\n---\nYou are WIDE.\n';
+  const writes = [
+    toolUse('Write', { file_path: 'written.txt', content: 'x' }, 'w1'),
+    toolUse('Bash', { command: 'touch touched.txt' }, 'b1'),
+  ];
+
+  it.each(['default', 'dontAsk', 'plan'] as const)(
+    'a sub-agent asking for bypassPermissions under %s writes nothing nobody approved',
+    async (mode) => {
+      const t = await testRuntime(
+        {
+          steps: [
+            {
+              when: { lastUserText: 'widen' },
+              reply: { content: [agentCall('a1', 'WIDE job', 'wide')], stop_reason: 'tool_use' },
+            },
+            { when: { lastUserText: 'WIDE job' }, reply: { content: writes, stop_reason: 'tool_use' } },
+            { when: { systemText: 'You are WIDE' }, reply: { content: [text('tried')] } },
+            { when: { lastUserText: 'tried' }, reply: { content: [text('done')] } },
+          ],
+        },
+        // Nobody to ask: every ask is a denial, so only the mode itself could let a write through.
+        { mode, handler: null },
+      );
+      mkdirSync(path.join(t.project, '.claude', 'agents'), { recursive: true });
+      writeFileSync(path.join(t.project, '.claude', 'agents', 'wide.md'), file);
+      const { events } = await t.run('widen');
+      const results = toolResults(events, childId(events));
+      expect(results.map((b) => [b.tool_use_id, b.is_error])).toEqual([
+        ['w1', true],
+        ['b1', true],
+      ]);
+      expect(existsSync(path.join(t.project, 'written.txt'))).toBe(false);
+      expect(existsSync(path.join(t.project, 'touched.txt'))).toBe(false);
+    },
+  );
+
+  it('nor can a team’s worker of that type', async () => {
+    const t = await testRuntime(
+      {
+        steps: [
+          { when: { lastUserText: 'WIDE job' }, reply: { content: writes, stop_reason: 'tool_use' } },
+          { when: { systemText: 'You are WIDE' }, reply: { content: [text('tried')] } },
+        ],
+      },
+      { mode: 'default', handler: null, overrides: { coordinator: {} } },
+    );
+    const team = t.runtime.team;
+    if (!team) throw new Error('not a coordinator');
+    mkdirSync(path.join(t.project, '.claude', 'agents'), { recursive: true });
+    writeFileSync(path.join(t.project, '.claude', 'agents', 'wide.md'), file);
+    team.create([{ name: 'w', agentType: 'wide', instructions: '', planMode: false }]);
+    const since = team.coordinator().lastSeq();
+    team.send('w', 'WIDE job');
+    await team.waitForReplies(['w'], since, new AbortController().signal);
+    await team.close();
+    expect(existsSync(path.join(t.project, 'written.txt'))).toBe(false);
+    expect(existsSync(path.join(t.project, 'touched.txt'))).toBe(false);
+  });
+});
