@@ -3,6 +3,13 @@ import baseDescription from './prompts/agent-tool.md?raw';
 import type { AgentSpawner, AnyTool, SpawnResult, ToolOutput, ToolProgress } from '../tools/tool';
 import { buildTool } from '../tools/tool';
 
+/**
+ * Background agents one agent may have running at once. A background call returns at once, so
+ * without a limit one message of a few hundred such calls would start that many paid loops at the
+ * same moment; ten matches how many foreground calls run at once (the executor's limit).
+ */
+export const MAX_RUNNING_BACKGROUND_AGENTS = 10;
+
 const inputSchema = z.strictObject({
   description: z.string().min(1).max(200).describe('A short (3-5 word) description of the task'),
   prompt: z.string().min(1).describe('The task for the agent to perform'),
@@ -55,6 +62,14 @@ export function agentTool(spawner: AgentSpawner): AnyTool {
       };
       if (input.run_in_background === true) {
         if (!ctx.tasks) return { content: 'Background agents are not available here.', isError: true };
+        const running = ctx.tasks
+          .list()
+          .filter((t) => t.kind === 'local_agent' && t.status === 'running').length;
+        if (running >= MAX_RUNNING_BACKGROUND_AGENTS)
+          return {
+            content: `Not started: at most ${MAX_RUNNING_BACKGROUND_AGENTS} background agents run at once, and ${running} are running. Wait for one to end (TaskOutput with block: true), stop one (KillShell with its task id), or run this agent in the foreground.`,
+            isError: true,
+          };
         const task = ctx.tasks.startAgent({
           description: input.description,
           prompt: input.prompt,

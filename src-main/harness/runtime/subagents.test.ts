@@ -5,6 +5,7 @@ import type { ToolResultBlock } from '@shared/domain/messages';
 import type { AgentEvent } from '../events/agent-event';
 import { readTranscript } from '../session/transcript-file';
 import { testRuntime } from '../../test-support/runtime';
+import { MAX_RUNNING_BACKGROUND_AGENTS } from '../agents/agent-tool';
 import { MAX_AGENT_DEPTH } from './subagents';
 import { text, toolUse } from '../../test-support/engine';
 
@@ -367,5 +368,38 @@ describe('sub-agents against a hostile model', () => {
     expect(t.api.requests.some((r) => JSON.stringify(r.body.messages).includes('BACKGROUND job'))).toBe(true);
     // Every request made is in the session's total: its own, the lead's and the background agent's.
     expect(t.runtime.engine.cost.totalUsage().inputTokens).toBe(100 + 200 + 7000 + 300 + 400 + 500);
+  });
+});
+
+describe('background agents are bounded', () => {
+  it(`starts at most ${MAX_RUNNING_BACKGROUND_AGENTS} at once; the calls past that are refused with a way out`, async () => {
+    const n = MAX_RUNNING_BACKGROUND_AGENTS + 3;
+    const calls = Array.from({ length: n }, (_, i) =>
+      agentCall(`bg${i}`, `FANOUT job ${i}`, 'general-purpose', { run_in_background: true }),
+    );
+    const t = await testRuntime({
+      steps: [
+        { when: { lastUserText: 'fan out' }, reply: { content: calls, stop_reason: 'tool_use' } },
+        // Each background agent is still answering when the message's calls are all made.
+        {
+          when: { lastUserPattern: '^FANOUT job' },
+          times: true,
+          reply: { content: [text('fan result')], chunkChars: 1, delayMs: 50 },
+        },
+        { when: { lastUserPattern: 'Started|Not started' }, reply: { content: [text('launched')] } },
+      ],
+    });
+    const { events, result } = await t.run('fan out');
+    expect(result.text).toBe('launched');
+    const blocks = results(events, t.runtime.agentId);
+    expect(blocks).toHaveLength(n);
+    const refused = blocks.filter((b) => b.is_error === true);
+    expect(refused).toHaveLength(n - MAX_RUNNING_BACKGROUND_AGENTS);
+    expect(JSON.stringify(refused[0]?.content)).toContain(
+      `at most ${MAX_RUNNING_BACKGROUND_AGENTS} background agents run at once`,
+    );
+    expect(t.runtime.engine.tasks.list().filter((x) => x.kind === 'local_agent')).toHaveLength(
+      MAX_RUNNING_BACKGROUND_AGENTS,
+    );
   });
 });
