@@ -8,6 +8,7 @@ import { createCarapace, type Carapace } from '../compose';
 import { silentLogger } from '../platform/logger';
 import { MemorySecretStore } from '../platform/secrets';
 import { testCarapace } from '../test-support/carapace';
+import { MAX_UNATTENDED_MAIL_TURNS } from '../harness/teams/team-manager';
 import { text, toolUse } from '../test-support/engine';
 
 type Recorded = { [E in EventName]: { event: E; payload: EventPayload<E> } }[EventName];
@@ -290,4 +291,64 @@ describe('a coordinator session in the workspace', () => {
     const last = t.api.requests.at(-1);
     expect(JSON.stringify(last?.body.messages?.at(-1))).toContain('Messages from your team');
   });
+
+  it(`a coordinator and a worker writing to each other stop after ${MAX_UNATTENDED_MAIL_TURNS} turns nobody asked for`, async () => {
+    const t = await testCarapace({
+      steps: [
+        {
+          when: { systemText: COORDINATOR, lastUserText: 'Start' },
+          reply: {
+            content: [
+              toolUse('TeamCreate', {
+                workers: [{ name: 'echo', agent_type: 'general-purpose', instructions: '' }],
+              }),
+            ],
+            stop_reason: 'tool_use',
+          },
+        },
+        // Every message from the team is answered with another message to it: a loop without end.
+        {
+          when: { systemText: COORDINATOR, lastUserPattern: 'Created a worker|Messages from your team' },
+          times: true,
+          reply: {
+            content: [toolUse('SendMessage', { to: 'echo', message: 'PING' })],
+            stop_reason: 'tool_use',
+          },
+        },
+        {
+          when: { systemText: COORDINATOR, lastUserText: 'Sent to echo' },
+          times: true,
+          reply: { content: [text('Waiting.')] },
+        },
+        {
+          when: { systemText: worker('echo'), lastUserPattern: 'PING' },
+          times: true,
+          reply: { content: [text('PONG')] },
+        },
+        {
+          when: { systemText: COORDINATOR, lastUserText: 'Enough' },
+          reply: { content: [text('Stopping.')] },
+        },
+      ],
+    });
+    const { workspace, sessions } = t.carapace.services;
+    const project = workspace.open(t.project).project;
+    const session = workspace.createSession(project.id, undefined, true);
+    sessions.send(session.id, 'Start');
+    const paused = () =>
+      sessions.get(session.id).transcript.some((i) => i.kind === 'notice' && i.code === 'team_paused');
+    await until(paused, 60_000);
+    const workerTurns = () =>
+      t.api.requests.filter((r) => JSON.stringify(r.body.system).includes(worker('echo'))).length;
+    const turns = workerTurns();
+    expect(turns).toBeGreaterThanOrEqual(MAX_UNATTENDED_MAIL_TURNS);
+    expect(turns).toBeLessThanOrEqual(MAX_UNATTENDED_MAIL_TURNS + 2);
+    // Quiet now: the last PONG waits unread for the person.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(workerTurns()).toBe(turns);
+    expect(sessions.get(session.id).session.activity).toBe('idle');
+    // The person writes: the coordinator goes on, with the waiting mail.
+    sessions.send(session.id, 'Enough');
+    await until(() => JSON.stringify(t.api.requests.at(-1)?.body.messages?.at(-1)).includes('PONG'));
+  }, 90_000);
 });

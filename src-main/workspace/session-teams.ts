@@ -1,5 +1,5 @@
 import type { TeamMessage, TeamView } from '@shared/domain/team';
-import type { TeamManager } from '../harness/teams/team-manager';
+import { MAX_UNATTENDED_MAIL_TURNS, type TeamManager } from '../harness/teams/team-manager';
 import type { CoordinatorSetup } from '../harness/teams/types';
 import { AppError } from '../platform/errors';
 import type { Logger } from '../platform/logger';
@@ -75,6 +75,16 @@ export class SessionTeams {
       const session = this.deps.live(sessionId);
       const team = this.teams.get(sessionId);
       if (!session || !team || session.busy || !team.hasCoordinatorMail()) return;
+      if (team.mailHeld()) {
+        // Said once: the mail waits until the person writes (their message takes it up).
+        this.paused.add(sessionId);
+        session.notify(
+          'warning',
+          `The coordinator has taken up its team's messages ${MAX_UNATTENDED_MAIL_TURNS} times without you. It now waits for you: write to it to let it go on (your message brings the waiting ones with it).`,
+          'team_paused',
+        );
+        return;
+      }
       const blocked = this.deps.blocked(sessionId);
       if (blocked !== null) {
         this.deps.logger.warn(`Session ${sessionId}: the team's mail waits: ${blocked}`);
@@ -93,6 +103,7 @@ export class SessionTeams {
   /** The person wrote to the coordinator: its team's mail starts its turns again. */
   resume(sessionId: string): void {
     this.paused.delete(sessionId);
+    this.teams.get(sessionId)?.personWrote();
   }
 
   /** Stops every worker (the teams stay on disk as they are: they come back when reopened). */

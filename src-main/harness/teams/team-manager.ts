@@ -20,6 +20,14 @@ import { memberFrom, memberView, type Member } from './member';
 /** Messages the team view's timeline carries. */
 const TIMELINE = 300;
 
+/**
+ * Coordinator turns its team's mail may start before the person writes again. Each is a paid turn
+ * nobody asked for: a coordinator and a worker that keep writing to each other would otherwise go on
+ * (and cost) until someone noticed, in print mode one run after another and in the app in runs the
+ * workspace starts by itself when mail comes.
+ */
+export const MAX_UNATTENDED_MAIL_TURNS = 100;
+
 const now = () => new Date().toISOString();
 
 export interface TeamSetup {
@@ -52,6 +60,8 @@ export class TeamManager {
   private readonly timeline: Mail[] = [];
   private seq = 0;
   private closed = false;
+  /** Coordinator turns taken up for mail alone since the person last wrote. */
+  private unattended = 0;
   private waiters = new Set<() => void>();
   /** The coordinator's structured final output (SyntheticOutput), if it gave one. */
   output: Record<string, unknown> | null = null;
@@ -115,12 +125,29 @@ export class TeamManager {
     return this.coordinatorBox.unread().length > 0;
   }
 
-  /** The coordinator's unread mail as one prompt (marked read), or null when there is none. */
+  /**
+   * Whether mail waits that the coordinator may not take up by itself any more: it has had
+   * MAX_UNATTENDED_MAIL_TURNS turns of mail since the person last wrote.
+   */
+  mailHeld(): boolean {
+    return this.unattended >= MAX_UNATTENDED_MAIL_TURNS && this.hasCoordinatorMail();
+  }
+
+  /** The person wrote to the coordinator: its team's mail may start its turns again. */
+  personWrote(): void {
+    this.unattended = 0;
+  }
+
+  /**
+   * The coordinator's unread mail as one prompt (marked read), or null when there is none or it is
+   * held for the person (see mailHeld).
+   */
   takeCoordinatorMail(): string | null {
-    if (this.closed) return null;
+    if (this.closed || this.unattended >= MAX_UNATTENDED_MAIL_TURNS) return null;
     const mail = this.coordinatorBox.unread();
     if (mail.length === 0) return null;
     this.coordinatorBox.markRead(mail.map((m) => m.message.id));
+    this.unattended++;
     this.changed();
     return coordinatorPrompt(mail.map((m) => m.message));
   }
