@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { startScriptedApi } from '../src-main/devtools/scripted-api/server';
+import { spawn } from 'node:child_process';
+import type { ScenarioInput } from '../src-main/devtools/scripted-api/scenario';
 import { builtinAgents } from '../src-main/harness/agents/builtin-agents';
 import { AnthropicModelClient } from '../src-main/harness/model/anthropic-client';
 import { createRuntime, type RuntimeSetup } from '../src-main/harness/runtime/create-runtime';
@@ -30,33 +31,70 @@ function used(): number {
   return m.heapUsed + m.external + m.arrayBuffers;
 }
 
+/** The scripted Messages API in a child process; resolves with its URL and a way to stop it. */
+function scriptedApiProcess(scenario: ScenarioInput): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = path.resolve(import.meta.dirname, '../src-main/devtools/scripted-api/server.ts');
+  const code = `import(${JSON.stringify(server)}).then(async ({ startScriptedApi }) => {
+    const api = await startScriptedApi({ scenario: JSON.parse(process.env.SCENARIO) });
+    process.stdout.write(api.url + '\\n');
+  });`;
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', '--import', path.resolve(import.meta.dirname, 'raw-hooks.mjs'), '-e', code],
+    {
+      env: { ...process.env, SCENARIO: JSON.stringify(scenario), TSX_TSCONFIG_PATH: 'tsconfig.tools.json' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.on('error', reject);
+    child.on('exit', (code) => reject(new Error(`The scripted API exited (${String(code)})`)));
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      const url = out.split('\n')[0];
+      if (out.includes('\n') && url)
+        resolve({
+          url,
+          close: () =>
+            new Promise<void>((done) => {
+              child.removeAllListeners('exit');
+              child.once('exit', () => done());
+              child.kill();
+            }),
+        });
+    });
+  });
+}
+
 export async function benchAgentsMemory() {
   const streamText = 'working '.repeat(400);
-  const api = await startScriptedApi({
-    scenario: {
-      steps: [
-        {
-          when: { lastUserText: 'fan out' },
-          reply: {
-            content: Array.from({ length: AGENTS }, (_, i) => ({
-              type: 'tool_use' as const,
-              id: `call${i}`,
-              name: 'Agent',
-              input: { description: `worker ${i}`, prompt: `JOB ${i}`, subagent_type: 'general-purpose' },
-            })),
-            stop_reason: 'tool_use',
-          },
+  const scenario: ScenarioInput = {
+    steps: [
+      {
+        when: { lastUserText: 'fan out' },
+        reply: {
+          content: Array.from({ length: AGENTS }, (_, i) => ({
+            type: 'tool_use' as const,
+            id: `call${i}`,
+            name: 'Agent',
+            input: { description: `worker ${i}`, prompt: `JOB ${i}`, subagent_type: 'general-purpose' },
+          })),
+          stop_reason: 'tool_use',
         },
-        // Slow streams, so every sub-agent is mid-reply when memory is read.
-        {
-          when: { lastUserText: 'JOB' },
-          times: true,
-          reply: { content: [{ type: 'text', text: streamText }], chunkChars: 8, delayMs: 10 },
-        },
-        { reply: { content: [{ type: 'text', text: 'all done' }] }, times: true },
-      ],
-    },
-  });
+      },
+      // Slow streams, so every sub-agent is mid-reply when memory is read.
+      {
+        when: { lastUserText: 'JOB' },
+        times: true,
+        reply: { content: [{ type: 'text', text: streamText }], chunkChars: 8, delayMs: 10 },
+      },
+      { reply: { content: [{ type: 'text', text: 'all done' }] }, times: true },
+    ],
+  };
+  // The server runs in a process of its own: what it keeps (recorded requests, sockets) is not
+  // the main process's memory.
+  const api = await scriptedApiProcess(scenario);
   const project = mkdtempSync(path.join(tmpdir(), 'carapace-bench-agents-'));
   mkdirSync(path.join(project, '.data'));
   const client = new AnthropicModelClient({ apiKey: 'bench', baseURL: api.url, maxRetries: 0 });
