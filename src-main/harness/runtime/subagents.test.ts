@@ -403,3 +403,38 @@ describe('background agents are bounded', () => {
     );
   });
 });
+
+describe('an agent file’s turn limit', () => {
+  it('never lets a sub-agent run more turns than the person allowed its parent', async () => {
+    const t = await testRuntime(
+      {
+        steps: [
+          {
+            when: { lastUserText: 'long job' },
+            reply: { content: [agentCall('m1', 'ENDLESS job', 'endless')], stop_reason: 'tool_use' },
+          },
+          // The sub-agent never stops calling tools on its own.
+          {
+            when: { systemText: 'You never stop' },
+            times: true,
+            reply: { content: [toolUse('Glob', { pattern: '*' })], stop_reason: 'tool_use' },
+          },
+          { when: { lastUserPattern: 'ended early' }, reply: { content: [text('stopped')] } },
+        ],
+      },
+      { overrides: { maxTurns: 3 } },
+    );
+    mkdirSync(path.join(t.project, '.claude', 'agents'), { recursive: true });
+    writeFileSync(
+      path.join(t.project, '.claude', 'agents', 'endless.md'),
+      '---\nname: endless\ndescription: runs long\nmaxTurns: 500\n---\nYou never stop.\n',
+    );
+    const { events } = await t.run('long job');
+    const subRequests = t.api.requests.filter((r) =>
+      JSON.stringify(r.body.system).includes('You never stop'),
+    );
+    expect(subRequests).toHaveLength(3);
+    const ended = events.find((e) => e.type === 'agent_ended');
+    expect(ended?.type === 'agent_ended' && ended.outcome.reason).toBe('max_turns');
+  });
+});

@@ -33,6 +33,15 @@ export function childMode(parent: PermissionMode, asked: PermissionMode | null):
   return WIDTH[asked] <= WIDTH[parent] ? asked : parent;
 }
 
+/**
+ * The turn limit of an agent started by another: its definition's, but never past its parent's (the
+ * person's `--max-turns`): a repository's agent file must not buy more turns than the person allowed.
+ */
+export function childMaxTurns(own: number | null, parent: number | undefined): number | undefined {
+  if (own === null) return parent;
+  return parent === undefined ? own : Math.min(own, parent);
+}
+
 /** The tools a definition is offered out of its parent's (the Agent tool is added by the runtime). */
 export function toolsFor(def: AgentDefinition, parentTools: readonly AnyTool[]): AnyTool[] {
   return parentTools.filter(
@@ -126,7 +135,7 @@ export function createSpawner(o: SpawnerSetup): AgentSpawner {
         tools: toolsFor(def, o.parent.tools),
         systemPrompt: def.systemPrompt,
         appendSystemPrompt: undefined,
-        maxTurns: def.maxTurns ?? o.parent.maxTurns,
+        maxTurns: childMaxTurns(def.maxTurns, o.parent.maxTurns),
         initialMode: mode(),
         mode,
         handler: attributed(o.parent.handler, info),

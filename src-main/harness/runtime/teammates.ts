@@ -7,7 +7,7 @@ import { readTranscript } from '../session/transcript-file';
 import { workerRole } from '../teams/mail-format';
 import { SubmitPlanTool } from '../teams/tools/submit-plan';
 import type { BuiltWorker, WorkerBuild, WorkerFactory } from '../teams/types';
-import { childMode, toolsFor } from './subagents';
+import { childMaxTurns, childMode, toolsFor } from './subagents';
 import type { AgentRuntime, RuntimeSetup } from './types';
 
 /** A worker's saved transcript larger than this is not taken up (it is read whole to resume). */
@@ -92,7 +92,7 @@ export function createWorkerFactory(o: WorkerFactorySetup): WorkerFactory {
         tools: [...toolsFor(def, o.parent.tools), ...(b.planMode ? [SubmitPlanTool] : [])],
         systemPrompt: `${def.systemPrompt}\n\n${workerRole(b)}`,
         appendSystemPrompt: undefined,
-        maxTurns: def.maxTurns ?? o.parent.maxTurns,
+        maxTurns: childMaxTurns(def.maxTurns, o.parent.maxTurns),
         initialMode: mode(),
         mode,
         handler: b.handler(o.parent.handler),
