@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ToolResultBlock } from '@shared/domain/messages';
+import type { PermissionHandler, PermissionRequest } from '../permissions/handlers';
 import type { AgentEvent } from '../events/agent-event';
 import { readTranscript } from '../session/transcript-file';
 import { testRuntime } from '../../test-support/runtime';
@@ -436,5 +437,52 @@ describe('an agent file’s turn limit', () => {
     expect(subRequests).toHaveLength(3);
     const ended = events.find((e) => e.type === 'agent_ended');
     expect(ended?.type === 'agent_ended' && ended.outcome.reason).toBe('max_turns');
+  });
+});
+
+describe('who asks', () => {
+  it('a sub-agent’s sub-agent is named as itself on its permission request, not as its parent', async () => {
+    const asked: PermissionRequest[] = [];
+    const handler: PermissionHandler = {
+      resolve: (request) => {
+        asked.push(request);
+        return Promise.resolve({ behavior: 'deny', by: 'user' });
+      },
+    };
+    const t = await testRuntime(
+      {
+        steps: [
+          {
+            when: { lastUserText: 'delegate' },
+            reply: { content: [agentCall('o1', 'OUTER job', 'lead')], stop_reason: 'tool_use' },
+          },
+          {
+            when: { lastUserText: 'OUTER job' },
+            reply: { content: [agentCall('i1', 'INNER job')], stop_reason: 'tool_use' },
+          },
+          {
+            when: { lastUserText: 'INNER job' },
+            reply: {
+              content: [toolUse('Write', { file_path: 'inner.txt', content: 'x' }, 'w1')],
+              stop_reason: 'tool_use',
+            },
+          },
+          { when: { lastUserPattern: 'denied|reject|refus' }, times: true, reply: { content: [text('ok')] } },
+          { when: { lastUserText: 'ok' }, times: true, reply: { content: [text('ok')] } },
+        ],
+      },
+      { mode: 'default', handler },
+    );
+    mkdirSync(path.join(t.project, '.claude', 'agents'), { recursive: true });
+    writeFileSync(
+      path.join(t.project, '.claude', 'agents', 'lead.md'),
+      '---\nname: lead\ndescription: leads\ntools: Agent, Read, Write\n---\nYou lead.\n',
+    );
+    const { events } = await t.run('delegate');
+    const started = events.flatMap((e) => (e.type === 'agent_started' ? [e.info] : []));
+    const inner = started.find((a) => a.name === 'task i1');
+    expect(inner).toBeDefined();
+    expect(asked).toHaveLength(1);
+    expect(asked[0]?.agent).toEqual({ id: inner?.agentId, name: 'task i1', agentType: 'general-purpose' });
   });
 });

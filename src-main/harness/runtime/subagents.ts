@@ -53,7 +53,11 @@ export function toolsFor(def: AgentDefinition, parentTools: readonly AnyTool[]):
   );
 }
 
-/** The parent's handler, with the asking agent named on every request (the Inbox shows who asks). */
+/**
+ * The parent's handler, with the asking agent named on every request (the Inbox shows who asks).
+ * A request of one of its own sub-agents passes through here too, already named: the name nearest
+ * the asker stays, so the person sees who really asks, not the agent that started it.
+ */
 function attributed(
   handler: PermissionHandler | null,
   who: NonNullable<AgentInfo>,
@@ -62,7 +66,10 @@ function attributed(
   return {
     resolve: (request, signal) =>
       handler.resolve(
-        { ...request, agent: { id: who.agentId, name: who.name, agentType: who.agentType } },
+        {
+          ...request,
+          agent: request.agent ?? { id: who.agentId, name: who.name, agentType: who.agentType },
+        },
         signal,
       ),
   };
