@@ -50,7 +50,8 @@ export function agentTool(spawner: AgentSpawner): AnyTool {
       const known = spawner.catalog();
       if (!known.some((a) => a.name === input.subagent_type))
         return {
-          content: `There is no agent type "${input.subagent_type}". Available: ${known.map((a) => a.name).join(', ') || 'none'}.`,
+          // Named back at most in part: a huge made-up name need not fill the context twice.
+          content: `There is no agent type "${input.subagent_type.length > 100 ? `${input.subagent_type.slice(0, 100)}…` : input.subagent_type}". Available: ${known.map((a) => a.name).join(', ') || 'none'}.`,
           isError: true,
         };
       const request = {

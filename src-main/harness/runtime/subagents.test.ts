@@ -486,3 +486,29 @@ describe('who asks', () => {
     expect(asked[0]?.agent).toEqual({ id: inner?.agentId, name: 'task i1', agentType: 'general-purpose' });
   });
 });
+
+describe('odd agent types', () => {
+  it('refuses __proto__, constructor and a huge name as unknown types, and the turn goes on', async () => {
+    const odd = ['__proto__', 'constructor', 'toString', 'x'.repeat(100_000)];
+    const t = await testRuntime({
+      steps: [
+        {
+          when: { lastUserText: 'odd' },
+          reply: {
+            content: odd.map((type, i) => agentCall(`o${i}`, 'ODD job', type)),
+            stop_reason: 'tool_use',
+          },
+        },
+        { when: { lastUserPattern: 'There is no agent type' }, reply: { content: [text('understood')] } },
+      ],
+    });
+    const { events, result } = await t.run('odd types');
+    expect(result.text).toBe('understood');
+    const blocks = results(events, t.runtime.agentId);
+    expect(blocks.map((b) => b.is_error)).toEqual([true, true, true, true]);
+    expect(JSON.stringify(blocks[0]?.content)).toContain('There is no agent type \\"__proto__\\"');
+    // The refusal does not echo a huge name back whole.
+    expect(JSON.stringify(blocks[3]?.content).length).toBeLessThan(2000);
+    expect(events.some((e) => e.type === 'agent_started')).toBe(false);
+  });
+});
