@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { DEMO_MODEL_ID } from '@shared/domain/models';
 import type { ToolResultBlock } from '@shared/domain/messages';
 import type { PermissionHandler, PermissionRequest } from '../permissions/handlers';
 import type { AgentEvent } from '../events/agent-event';
@@ -510,5 +511,40 @@ describe('odd agent types', () => {
     // The refusal does not echo a huge name back whole.
     expect(JSON.stringify(blocks[3]?.content).length).toBeLessThan(2000);
     expect(events.some((e) => e.type === 'agent_started')).toBe(false);
+  });
+});
+
+describe('a free demo session', () => {
+  it('keeps its sub-agents and new workers on the demo model, whatever model a call or an agent file names', async () => {
+    const t = await testRuntime(
+      {
+        steps: [
+          {
+            when: { lastUserText: 'paid please' },
+            reply: {
+              content: [
+                agentCall('p1', 'OPUS job', 'general-purpose', { model: 'opus' }),
+                agentCall('p2', 'ID job', 'general-purpose', { model: 'claude-opus-4-5' }),
+                agentCall('p3', 'EXPLORE job', 'Explore'),
+                agentCall('p4', 'FILE job', 'pricey'),
+              ],
+              stop_reason: 'tool_use',
+            },
+          },
+          { when: { lastUserPattern: 'job$' }, times: true, reply: { content: [text('sub done')] } },
+          { when: { lastUserText: 'sub done' }, reply: { content: [text('all done')] } },
+        ],
+      },
+      { overrides: { model: DEMO_MODEL_ID } },
+    );
+    mkdirSync(path.join(t.project, '.claude', 'agents'), { recursive: true });
+    writeFileSync(
+      path.join(t.project, '.claude', 'agents', 'pricey.md'),
+      '---\nname: pricey\ndescription: costly\nmodel: claude-opus-4-5\n---\nYou cost.\n',
+    );
+    await t.run('paid please');
+    const models = t.api.requests.map((r) => r.body.model);
+    expect(models).toHaveLength(6);
+    expect(new Set(models)).toEqual(new Set([DEMO_MODEL_ID]));
   });
 });
