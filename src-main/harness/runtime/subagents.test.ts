@@ -515,7 +515,7 @@ describe('odd agent types', () => {
 });
 
 describe('a free demo session', () => {
-  it('keeps its sub-agents and new workers on the demo model, whatever model a call or an agent file names', async () => {
+  it('keeps its sub-agents on the demo model, whatever model a call or an agent file names', async () => {
     const t = await testRuntime(
       {
         steps: [

@@ -1,5 +1,6 @@
 import { lstatSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { DEMO_MODEL_ID } from '@shared/domain/models';
 import { AppError, errnoCode } from '../../platform/errors';
 import { subagentModel } from '../agents/model-choice';
 import { readOnlyGate } from '../agents/read-only-gate';
@@ -109,7 +110,12 @@ export function createWorkerFactory(o: WorkerFactorySetup): WorkerFactory {
       return {
         agentType: def.name,
         model,
-        run: (prompt, options) => runtime.run(prompt, options),
+        run: (prompt, options) => {
+          // A session switched to the free demo model since the worker was made: its workers follow
+          // from their next turn (and go back to their own model when the session does).
+          runtime.engine.model = o.parentModel() === DEMO_MODEL_ID ? DEMO_MODEL_ID : model;
+          return runtime.run(prompt, options);
+        },
         close: () => runtime.engine.close(),
       };
     },

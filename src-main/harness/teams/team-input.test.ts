@@ -304,9 +304,10 @@ describe('a team comes back from hostile files', () => {
     expect(t.api.requests.some((r) => JSON.stringify(r.body.messages).includes('AGAIN-A'))).toBe(false);
   });
 
-  it('a restored worker on a demo session stays on the demo model, whatever its roster and transcript say', async () => {
+  it('a worker of a session switched to the demo model goes onto it, live or restored, whatever its roster and transcript say', async () => {
     const t = await coordinator([
       { when: { lastUserText: 'FIRST' }, reply: { content: [text('first done')] } },
+      { when: { lastUserText: 'MIDDLE' }, reply: { content: [text('middle done')] } },
       { when: { lastUserText: 'SECOND' }, reply: { content: [text('second done')] } },
     ]);
     t.team.create([spec('alice', { model: 'opus' })]);
@@ -314,6 +315,11 @@ describe('a team comes back from hostile files', () => {
     const since = t.team.coordinator().lastSeq();
     t.team.send('alice', 'FIRST');
     await t.team.waitForReplies(['alice'], since, new AbortController().signal);
+    // Switched to the demo model while she lives: her next turn is free too.
+    t.runtime.engine.setModel(DEMO_MODEL_ID);
+    const later = t.team.coordinator().lastSeq();
+    t.team.send('alice', 'MIDDLE');
+    await t.team.waitForReplies(['alice'], later, new AbortController().signal);
     await t.team.close();
     await t.runtime.engine.close();
 
@@ -324,7 +330,12 @@ describe('a team comes back from hostile files', () => {
     again.team.send('alice', 'SECOND');
     const [reply] = await again.team.waitForReplies(['alice'], after, new AbortController().signal);
     expect(reply?.text).toBe('second done');
-    const second = t.api.requests.find((r) => JSON.stringify(r.body.messages).includes('SECOND'));
-    expect(second?.body.model).toBe(DEMO_MODEL_ID);
+    const model = (word: string) =>
+      t.api.requests.find((r) => JSON.stringify(r.body.messages).includes(word))?.body.model;
+    expect([model('FIRST'), model('MIDDLE'), model('SECOND')]).toEqual([
+      'claude-opus-4-5',
+      DEMO_MODEL_ID,
+      DEMO_MODEL_ID,
+    ]);
   });
 });
