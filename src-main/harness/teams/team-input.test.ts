@@ -12,7 +12,9 @@ import { AnthropicModelClient } from '../model/anthropic-client';
 import { createRuntime } from '../runtime/create-runtime';
 import { readTranscript } from '../session/transcript-file';
 import { builtinTools } from '../tools/registry';
+import type { TeamMessage } from '@shared/domain/team';
 import type { WorkerSpec } from '../tools/tool';
+import { VIEW_MESSAGE_CHARS } from './team-manager';
 
 const COORDINATOR = '# Coordinator mode';
 const spec = (name: string, extra: Partial<WorkerSpec> = {}): WorkerSpec => ({
@@ -337,5 +339,39 @@ describe('a team comes back from hostile files', () => {
       DEMO_MODEL_ID,
       DEMO_MODEL_ID,
     ]);
+  });
+});
+
+describe('huge messages', () => {
+  it('reach the worker whole, while the view the window gets at every change stays small', async () => {
+    const events: TeamMessage[] = [];
+    const t = await testRuntime(
+      { steps: [{ when: { lastUserPattern: 'HUGE' }, times: true, reply: { content: [text('read it')] } }] },
+      {
+        mode: 'default',
+        overrides: { coordinator: { events: { onMessage: (m) => events.push(m) } } },
+      },
+    );
+    const team = t.runtime.team;
+    if (!team) throw new Error('not a coordinator');
+    onTestFinished(() => team.close());
+    const names = Array.from({ length: 10 }, (_, i) => `w${i}`);
+    team.create(names.map((n) => spec(n)));
+    const huge = `HUGE ${'x'.repeat(99_000)}`;
+    for (let round = 0; round < 3; round++) {
+      const since = team.coordinator().lastSeq();
+      team.send('*', huge);
+      await team.waitForReplies(['*'], since, new AbortController().signal);
+    }
+    // Each worker read the whole message.
+    const asked = t.api.requests.filter((r) => JSON.stringify(r.body.messages).includes('HUGE'));
+    expect(asked).toHaveLength(30);
+    expect(JSON.stringify(asked[0]?.body.messages)).toContain(huge);
+    // The view: 30 messages of 99,000 characters would be 3 MB at every change.
+    const view = team.view();
+    expect(view.messages.filter((m) => m.text.startsWith('HUGE'))).toHaveLength(30);
+    expect(JSON.stringify(view).length).toBeLessThan(30 * (VIEW_MESSAGE_CHARS + 500) + 50_000);
+    expect(view.messages[0]?.text).toMatch(/more characters; the whole message is in w0's transcript\]$/);
+    expect(events.every((m) => m.text.length <= VIEW_MESSAGE_CHARS + 200)).toBe(true);
   });
 });

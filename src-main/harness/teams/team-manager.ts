@@ -19,6 +19,23 @@ import { memberFrom, memberView, type Member } from './member';
 
 /** Messages the team view's timeline carries. */
 const TIMELINE = 300;
+/**
+ * Characters of one message the person's view carries. The view goes to the window whole at every
+ * change of the team, and a message may be 100,000 characters: 300 of those would be 30 MB a change.
+ * The agents always read the whole message; the window shows its start and says where the rest is.
+ */
+export const VIEW_MESSAGE_CHARS = 4000;
+
+/** A message as the person's view shows it: long text cut, with a note of where the rest is. */
+function shown(m: TeamMessage): TeamMessage {
+  if (m.text.length <= VIEW_MESSAGE_CHARS) return m;
+  const where =
+    m.from === 'coordinator' || m.from === 'person' ? `${m.to}'s transcript` : `${m.from}'s transcript`;
+  return {
+    ...m,
+    text: `${m.text.slice(0, VIEW_MESSAGE_CHARS)}… [${m.text.length - VIEW_MESSAGE_CHARS} more characters; the whole message is in ${where}]`,
+  };
+}
 
 /**
  * Coordinator turns its team's mail may start before the person writes again. Each is a paid turn
@@ -96,7 +113,7 @@ export class TeamManager {
     return {
       sessionId: this.setup.sessionId,
       members: this.members.map((m) => memberView(m)),
-      messages: this.timeline.slice(-TIMELINE).map((m) => m.message),
+      messages: this.timeline.slice(-TIMELINE).map((m) => shown(m.message)),
     };
   }
 
@@ -451,7 +468,7 @@ export class TeamManager {
     const seq = ++this.seq;
     box.deliver(seq, message);
     this.timeline.push({ seq, message });
-    this.setup.events?.onMessage?.(message);
+    this.setup.events?.onMessage?.(shown(message));
     this.changed();
     if (box === this.coordinatorBox) this.setup.events?.onCoordinatorMail?.();
     return message;
