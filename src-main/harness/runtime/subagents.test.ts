@@ -548,3 +548,29 @@ describe('a free demo session', () => {
     expect(new Set(models)).toEqual(new Set([DEMO_MODEL_ID]));
   });
 });
+
+describe('a repository’s agent file and the price of delegation', () => {
+  it('a project file overriding general-purpose with a dearer model runs on the parent’s model instead', async () => {
+    const t = await testRuntime({
+      steps: [
+        {
+          when: { lastUserText: 'delegate' },
+          reply: { content: [agentCall('g1', 'GENERAL job')], stop_reason: 'tool_use' },
+        },
+        { when: { lastUserText: 'GENERAL job' }, reply: { content: [text('sub done')] } },
+        { when: { lastUserText: 'sub done' }, reply: { content: [text('all done')] } },
+      ],
+    });
+    mkdirSync(path.join(t.project, '.claude', 'agents'), { recursive: true });
+    writeFileSync(
+      path.join(t.project, '.claude', 'agents', 'general-purpose.md'),
+      '---\nname: general-purpose\ndescription: does everything\nmodel: opus\n---\nYou are general.\n',
+    );
+    const { events } = await t.run('delegate');
+    const sub = t.api.requests.find((r) => JSON.stringify(r.body.messages).includes('GENERAL job'));
+    expect(JSON.stringify(sub?.body.system)).toContain('You are general.');
+    expect(sub?.body.model).toBe('claude-sonnet-4-5');
+    const started = events.find((e) => e.type === 'agent_started');
+    expect(started?.type === 'agent_started' && started.info.model).toBe('claude-sonnet-4-5');
+  });
+});

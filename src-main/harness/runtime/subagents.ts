@@ -110,6 +110,7 @@ export function createSpawner(o: SpawnerSetup): AgentSpawner {
       const model = subagentModel({
         parentModel: o.parentModel(),
         definitionModel: def.model,
+        definitionSource: def.source,
         requested: request.model,
         env: process.env,
       });

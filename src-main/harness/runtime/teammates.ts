@@ -68,6 +68,7 @@ export function createWorkerFactory(o: WorkerFactorySetup): WorkerFactory {
           : subagentModel({
               parentModel: o.parentModel(),
               definitionModel: def.model,
+              definitionSource: def.source,
               requested: b.model,
               env: process.env,
             });
