@@ -3,12 +3,12 @@
  * worker's live transcript on screen, through the real serve-mode transport and a coordinator session
  * against the scripted API. Run with `npm run bench -- team-view`.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium } from '@playwright/test';
 import { startScriptedApi } from '../src-main/devtools/scripted-api/server';
 import { startServe } from '../e2e/fixtures/serve';
+import { launchBenchBrowser } from './browser';
 import { round, summarize } from './stats';
 
 const WORKERS = 10;
@@ -81,11 +81,7 @@ export async function benchTeamView() {
     project,
     env: { ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: 'bench' },
   });
-  const executablePath = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
-  const browser = await chromium.launch({
-    ...(executablePath ? { executablePath } : {}),
-    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update'],
-  });
+  const browser = await launchBenchBrowser();
   try {
     const page = await browser.newPage({ viewport: { width: 1600, height: 1000 }, bypassCSP: true });
     await page.goto(serve.url);

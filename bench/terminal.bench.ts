@@ -5,11 +5,12 @@
  * GPU setting on (WebGL where a hardware GPU draws it, else the DOM renderer), once with it off.
  * Run with `npm run bench -- terminal`.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser } from '@playwright/test';
+import type { Browser } from '@playwright/test';
 import { startServe } from '../e2e/fixtures/serve';
+import { launchBenchBrowser } from './browser';
 import { round, summarize } from './stats';
 
 const MB = 50;
@@ -79,11 +80,7 @@ async function flood(browser: Browser, url: string, gpu: boolean, run: number) {
 export async function benchTerminal() {
   const project = mkdtempSync(path.join(tmpdir(), 'carapace-bench-term-'));
   const serve = await startServe({ project });
-  const executablePath = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
-  const browser = await chromium.launch({
-    ...(executablePath ? { executablePath } : {}),
-    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update'],
-  });
+  const browser = await launchBenchBrowser();
   try {
     const gpu = await flood(browser, serve.url, true, 1);
     const dom = await flood(browser, serve.url, false, 2);

@@ -2,13 +2,13 @@
  * Renderer frame times while 10 tabs stream at once, side by side, through the real serve-mode
  * transport; and how many IPC messages per second that costs. Run with `npm run bench`.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium } from '@playwright/test';
 import { startScriptedApi } from '../src-main/devtools/scripted-api/server';
 import { textReply } from '../src-main/devtools/scripted-api/responder';
 import { startServe } from '../e2e/fixtures/serve';
+import { launchBenchBrowser } from './browser';
 import { round, summarize } from './stats';
 
 const TABS = 10;
@@ -51,11 +51,7 @@ export async function benchUiStreaming() {
     project,
     env: { ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: 'bench' },
   });
-  const executablePath = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
-  const browser = await chromium.launch({
-    ...(executablePath ? { executablePath } : {}),
-    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update'],
-  });
+  const browser = await launchBenchBrowser();
   try {
     // The page's CSP (rightly) forbids string evaluation; the measuring scripts need it.
     const page = await browser.newPage({ viewport: { width: 1600, height: 1000 }, bypassCSP: true });
