@@ -1,12 +1,13 @@
 import { useEffect } from 'react';
-import { closeSession, newSession, openSession, reorderTabs } from '../ipc/actions';
+import { isWorking } from '@shared/domain/session';
+import { closeSession, newSession, openSession, reorderTabs, stopSession } from '../ipc/actions';
 import { useStore } from '../stores/store';
 
 /**
  * Workspace keys: Ctrl/Cmd+T new session, Ctrl/Cmd+W close tab, Ctrl/Cmd+1…9 switch (9 = last),
  * Ctrl/Cmd+Shift+←/→ move the tab, Ctrl+` shows or hides the terminal, Ctrl/Cmd+Shift+E shows or
  * hides the team view. A browser keeps Ctrl+T/W for itself, so Alt+T/Alt+W do the same. Inside the
- * terminal, Ctrl+T and Ctrl+W belong to the shell.
+ * terminal, Ctrl+T and Ctrl+W belong to the shell; inside a text field, Ctrl+Shift+←/→ selects words.
  */
 export function handleShortcut(e: KeyboardEvent): boolean {
   const mod = e.ctrlKey || e.metaKey;
@@ -40,7 +41,13 @@ export function handleShortcut(e: KeyboardEvent): boolean {
     if (id) void openSession(id);
     return true;
   }
-  if (mod && e.shiftKey && (e.key === 'ArrowLeft' || e.key === 'ArrowRight') && tabs.active) {
+  if (
+    mod &&
+    e.shiftKey &&
+    (e.key === 'ArrowLeft' || e.key === 'ArrowRight') &&
+    tabs.active &&
+    !isTextField(e.target)
+  ) {
     const i = tabs.open.indexOf(tabs.active);
     const j = e.key === 'ArrowLeft' ? i - 1 : i + 1;
     if (i < 0 || j < 0 || j >= tabs.open.length) return true;
@@ -52,12 +59,45 @@ export function handleShortcut(e: KeyboardEvent): boolean {
   return false;
 }
 
+function isTextField(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  if (target instanceof HTMLTextAreaElement || target.isContentEditable) return true;
+  return (
+    target instanceof HTMLInputElement && !['button', 'checkbox', 'radio', 'submit'].includes(target.type)
+  );
+}
+
+/**
+ * Esc stops the visible session's reply wherever the cursor is. It is handled last (bubbling), so
+ * anything that gives Esc its own meaning (a dialog, a form, the team view, the terminal's shell)
+ * claims it first by stopping it or marking it handled.
+ */
+export function handleEscape(e: KeyboardEvent): boolean {
+  if (e.key !== 'Escape' || e.ctrlKey || e.metaKey || e.altKey || e.shiftKey || e.defaultPrevented)
+    return false;
+  if (e.target instanceof Element && e.target.closest('.terminal-panel, [role="dialog"]') !== null)
+    return false;
+  const { tabs, project, dialog, sessions } = useStore.getState();
+  if (!project || dialog !== null || !tabs.active) return false;
+  if (document.querySelector('[role="dialog"][aria-modal="true"]') !== null) return false;
+  if (!isWorking(sessions[tabs.active]?.activity)) return false;
+  void stopSession(tabs.active);
+  return true;
+}
+
 export function useShortcuts(): void {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (handleShortcut(e)) e.preventDefault();
     };
+    const onEscape = (e: KeyboardEvent) => {
+      if (handleEscape(e)) e.preventDefault();
+    };
     window.addEventListener('keydown', onKey, { capture: true });
-    return () => window.removeEventListener('keydown', onKey, { capture: true });
+    window.addEventListener('keydown', onEscape);
+    return () => {
+      window.removeEventListener('keydown', onKey, { capture: true });
+      window.removeEventListener('keydown', onEscape);
+    };
   }, []);
 }

@@ -198,13 +198,23 @@ export async function newSession(options: { coordinator?: boolean } = {}): Promi
   store().setTranscript(session.id, session.id, []);
   // Nothing has started yet: every agent it starts is announced from now on.
   store().setAgents(session.id, []);
+  // Its message box takes the cursor as soon as its tab shows.
+  store().requestComposerFocus(session.id);
 }
 
-export async function openSession(sessionId: string): Promise<void> {
+/**
+ * Shows a session. An open tab switches at once, before the main process answers, so what is typed
+ * right after the switch goes to the session on screen; `focus` puts the cursor in its message box
+ * (not wanted when the keyboard is moving along the tab strip itself).
+ */
+export async function openSession(sessionId: string, options: { focus?: boolean } = {}): Promise<void> {
   const id = projectId();
   if (id === null) return;
-  if (!store().tabs.open.includes(sessionId)) await loadTranscript(sessionId);
+  if (options.focus !== false) store().requestComposerFocus(sessionId);
+  if (store().tabs.open.includes(sessionId)) store().activateLocally(sessionId);
+  else await loadTranscript(sessionId);
   await attempt('Opening the session', () => client().invoke('tabs.activate', { projectId: id, sessionId }));
+  store().settleActivation(sessionId);
   store().markSeen(sessionId);
 }
 

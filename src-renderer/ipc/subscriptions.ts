@@ -68,7 +68,7 @@ export function subscribe(client: CarapaceClient): () => void {
   const offs = [
     client.on('sessions.changed', ({ session }) => onSession(session)),
     client.on('tabs.changed', ({ projectId, tabs }) => {
-      if (store().project?.id === projectId) useStore.setState({ tabs });
+      if (store().project?.id === projectId) store().receiveTabs(tabs);
     }),
     client.on('transcript.appended', ({ sessionId, agentId, item }) =>
       store().upsertItem(sessionId, agentId, item),

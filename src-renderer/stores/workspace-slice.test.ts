@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { create } from 'zustand';
 import type { SessionSummary } from '@shared/domain/session';
-import { badgeFor, initialWorkspaceState, isInView } from './workspace-slice';
+import { badgeFor, createWorkspaceSlice, initialWorkspaceState, isInView } from './workspace-slice';
 
 const session = (over: Partial<SessionSummary>): SessionSummary => ({
   id: 's',
@@ -37,5 +38,50 @@ describe('badges', () => {
     expect(isInView(state, 'b', false)).toBe(false);
     expect(isInView(state, 'a', true)).toBe(false);
     expect(isInView({ ...state, layout: 'grid' }, 'b', false)).toBe(true);
+  });
+});
+
+describe('switching tabs before the main process answers', () => {
+  const storeWith = (open: string[], active: string) => {
+    const store = create(createWorkspaceSlice);
+    store.setState({ tabs: { open, active } });
+    return store;
+  };
+
+  it('shows the switched-to tab at once and keeps it through an older tabs.changed', () => {
+    const store = storeWith(['a', 'b', 'c'], 'a');
+    store.getState().activateLocally('b');
+    expect(store.getState().tabs.active).toBe('b');
+    // An answer sent before the switch was seen (still naming "a") does not pull the view back.
+    store.getState().receiveTabs({ open: ['a', 'b', 'c'], active: 'a' });
+    expect(store.getState().tabs.active).toBe('b');
+    // Once the switch is answered, the main process's word is final again.
+    store.getState().settleActivation('b');
+    store.getState().receiveTabs({ open: ['a', 'b', 'c'], active: 'c' });
+    expect(store.getState().tabs.active).toBe('c');
+  });
+
+  it('lets a later switch win over an earlier one being answered', () => {
+    const store = storeWith(['a', 'b', 'c'], 'a');
+    store.getState().activateLocally('b');
+    store.getState().activateLocally('c');
+    store.getState().receiveTabs({ open: ['a', 'b', 'c'], active: 'b' });
+    store.getState().settleActivation('b');
+    expect(store.getState().tabs.active).toBe('c');
+    expect(store.getState().pendingActive).toBe('c');
+  });
+
+  it('follows the main process when the pending tab was closed meanwhile', () => {
+    const store = storeWith(['a', 'b'], 'a');
+    store.getState().activateLocally('b');
+    store.getState().receiveTabs({ open: ['a'], active: 'a' });
+    expect(store.getState().tabs).toEqual({ open: ['a'], active: 'a' });
+  });
+
+  it('ignores a switch to a tab that is not open', () => {
+    const store = storeWith(['a'], 'a');
+    store.getState().activateLocally('z');
+    expect(store.getState().tabs.active).toBe('a');
+    expect(store.getState().pendingActive).toBeNull();
   });
 });

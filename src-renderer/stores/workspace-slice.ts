@@ -30,6 +30,13 @@ export interface WorkspaceState {
   toasts: Toast[];
   /** Which dialog is open, if any. */
   dialog: 'open-project' | 'settings' | null;
+  /** The session whose message box should take focus once it is on screen (after a switch). */
+  composerFocus: string | null;
+  /**
+   * A tab switched to here but not yet confirmed by the main process. Until it is, a `tabs.changed`
+   * sent before the switch must not pull the view back (and the cursor out of the box being typed in).
+   */
+  pendingActive: string | null;
 }
 
 export interface WorkspaceSlice extends WorkspaceState {
@@ -39,6 +46,13 @@ export interface WorkspaceSlice extends WorkspaceState {
   showToast(text: string): void;
   dismissToast(id: number): void;
   markSeen(sessionId: string): void;
+  /** Shows the session at once, before the main process confirms (optimistic, like reordering). */
+  activateLocally(sessionId: string): void;
+  /** The main process has answered the switch to this session (or refused it). */
+  settleActivation(sessionId: string): void;
+  /** The main process's tab list, keeping a switch it has not answered yet. */
+  receiveTabs(tabs: TabsState): void;
+  requestComposerFocus(sessionId: string | null): void;
 }
 
 export const initialWorkspaceState: WorkspaceState = {
@@ -54,6 +68,8 @@ export const initialWorkspaceState: WorkspaceState = {
   layout: 'tabs',
   toasts: [],
   dialog: null,
+  composerFocus: null,
+  pendingActive: null,
 };
 
 /** Layout is a per-window preference, kept in this browser's storage rather than in the workspace. */
@@ -101,6 +117,21 @@ export const createWorkspaceSlice: StateCreator<WorkspaceSlice> = (set, get) => 
       return { unseen };
     });
   },
+  activateLocally: (sessionId) => {
+    if (!get().tabs.open.includes(sessionId)) return;
+    set((s) => ({ tabs: { ...s.tabs, active: sessionId }, pendingActive: sessionId }));
+  },
+  settleActivation: (sessionId) => {
+    if (get().pendingActive === sessionId) set({ pendingActive: null });
+  },
+  receiveTabs: (tabs) =>
+    set((s) => ({
+      tabs:
+        s.pendingActive !== null && tabs.open.includes(s.pendingActive)
+          ? { ...tabs, active: s.pendingActive }
+          : tabs,
+    })),
+  requestComposerFocus: (sessionId) => set({ composerFocus: sessionId }),
 });
 
 /** Whether a person can see this session right now. */

@@ -1,13 +1,30 @@
+import { useLayoutEffect, useRef } from 'react';
 import { isWorking } from '@shared/domain/session';
 import { requestNotificationPermission } from '../notifications/notify';
 import { sendMessage, stopSession } from '../../ipc/actions';
 import { useStore } from '../../stores/store';
 import { setDraft, useDrafts } from './drafts';
 
-/** The message box: Enter sends, Shift+Enter is a new line, Escape stops a running reply. */
+/**
+ * The message box: Enter sends, Shift+Enter is a new line (Esc stops a running reply: a window-wide
+ * key, see app/shortcuts.ts). It takes the cursor when its session is switched to or created.
+ */
 export function Composer({ sessionId }: { sessionId: string }) {
   const draft = useDrafts((s) => s.drafts[sessionId] ?? '');
   const working = useStore((s) => isWorking(s.sessions[sessionId]?.activity));
+  const box = useRef<HTMLTextAreaElement>(null);
+  const takeFocus = useStore((s) => s.composerFocus === sessionId && s.tabs.active === sessionId);
+  // A layout effect runs in the same task as the switch's render, before the next key arrives.
+  useLayoutEffect(() => {
+    if (!takeFocus) return;
+    const el = box.current;
+    if (el) {
+      el.focus();
+      // A fresh box puts the caret before a kept draft; typing carries on after it instead.
+      el.setSelectionRange(el.value.length, el.value.length);
+    }
+    useStore.getState().requestComposerFocus(null);
+  }, [takeFocus]);
 
   const send = async () => {
     const text = draft.trim();
@@ -27,6 +44,7 @@ export function Composer({ sessionId }: { sessionId: string }) {
       }}
     >
       <textarea
+        ref={box}
         aria-label="Message"
         placeholder={
           working ? 'Working… (Esc to stop)' : 'Message (Enter to send, Shift+Enter for a new line)'
@@ -38,9 +56,6 @@ export function Composer({ sessionId }: { sessionId: string }) {
           if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
             e.preventDefault();
             void send();
-          } else if (e.key === 'Escape' && working) {
-            e.preventDefault();
-            void stopSession(sessionId);
           }
         }}
       />

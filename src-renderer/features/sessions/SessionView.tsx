@@ -28,7 +28,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
       aria-labelledby={tabId(sessionId)}
       className={`session-view${active ? ' active' : ''}`}
       onFocus={() => {
-        if (layout === 'grid' && !active) void openSession(sessionId);
+        if (layout === 'grid' && !active) void openSession(sessionId, { focus: false });
       }}
     >
       <div className="panel-bar">

@@ -50,7 +50,7 @@ function Tab({ sessionId, index }: { sessionId: string; index: number }) {
       const next = open[(index + (e.key === 'ArrowRight' ? 1 : open.length - 1)) % open.length];
       if (next) {
         e.preventDefault();
-        void openSession(next);
+        void openSession(next, { focus: false });
         document.getElementById(tabId(next))?.focus();
       }
     }

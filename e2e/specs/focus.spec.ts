@@ -1,0 +1,102 @@
+import type { Page } from '@playwright/test';
+import { expect, newSessionTab, test } from '../fixtures/test';
+
+const words = (n: number) => Array.from({ length: n }, (_, i) => `word-${i}`).join(' ');
+
+test.use({
+  scenario: {
+    steps: [
+      {
+        when: { lastUserText: 'long one' },
+        // About 20 seconds of streaming: long enough to be stopped mid-reply.
+        reply: { content: [{ type: 'text' as const, text: words(400) }], chunkChars: 8, delayMs: 40 },
+      },
+    ],
+  },
+});
+
+/**
+ * Holds back every message from the server by `delay.ms` (in order), as a slow or loaded main
+ * process would, so the window cannot lean on the server's answer to a tab switch.
+ */
+async function delayServer(page: Page, delay: { ms: number }) {
+  await page.routeWebSocket(/\/ws/, (ws) => {
+    const server = ws.connectToServer();
+    let last = Promise.resolve();
+    server.onMessage((message) => {
+      const wait = delay.ms;
+      last = last.then(() => new Promise((r) => setTimeout(r, wait))).then(() => ws.send(message));
+    });
+    ws.onMessage((message) => server.send(message));
+  });
+}
+
+test('typing right after a tab switch lands in the session on screen, however slow the server', async ({
+  page,
+  serve,
+}) => {
+  const delay = { ms: 0 };
+  await delayServer(page, delay);
+  await page.goto(serve.url);
+  await expect(page.getByRole('button', { name: 'New session', exact: true })).toBeVisible();
+
+  const box = page.getByRole('tabpanel').getByRole('textbox', { name: 'Message' });
+  const first = await newSessionTab(page);
+  // A new session's message box has the cursor.
+  await expect(box).toBeFocused();
+  const second = await newSessionTab(page);
+  await expect(second).toHaveAttribute('aria-selected', 'true');
+  await expect(box).toBeFocused();
+
+  delay.ms = 1500;
+
+  // Click a tab and type at once: every character goes to the clicked session.
+  await first.click();
+  await page.keyboard.type('hello first');
+  await expect(first).toHaveAttribute('aria-selected', 'true', { timeout: 500 });
+  await expect(box).toHaveValue('hello first');
+
+  // Ctrl+2 and type at once, before the server has answered either switch.
+  await page.keyboard.press('Control+2');
+  await page.keyboard.type('hello second');
+  await expect(second).toHaveAttribute('aria-selected', 'true', { timeout: 500 });
+  await expect(box).toHaveValue('hello second');
+
+  // The server's late answers (to both switches) do not pull the view back.
+  await page.waitForTimeout(3500);
+  await expect(second).toHaveAttribute('aria-selected', 'true');
+  await expect(box).toHaveValue('hello second');
+  await expect(box).toBeFocused();
+
+  // Drafts stay per session.
+  await page.keyboard.press('Control+1');
+  await expect(box).toHaveValue('hello first');
+  await expect(box).toBeFocused();
+  delay.ms = 0;
+  await expect(first).toHaveAttribute('aria-selected', 'true');
+
+  // Ctrl+Shift+← inside the message box selects a word; the tabs stay where they are.
+  const order = async () => page.getByRole('tab').evaluateAll((tabs) => tabs.map((t) => t.id));
+  const before = await order();
+  await page.keyboard.press('Control+Shift+ArrowLeft');
+  await page.waitForTimeout(300);
+  expect(await order()).toEqual(before);
+  expect(
+    await box.evaluate((el: HTMLTextAreaElement) => el.value.slice(el.selectionStart, el.selectionEnd)),
+  ).toBe('first');
+});
+
+test('Esc stops the visible session wherever the cursor is', async ({ app: page }) => {
+  const tab = await newSessionTab(page);
+  const box = page.getByRole('tabpanel').getByRole('textbox', { name: 'Message' });
+  await box.fill('long one');
+  await box.press('Enter');
+  await expect(tab).toHaveAttribute('data-badge', 'working');
+  await expect(page.getByRole('tabpanel').getByRole('log')).toContainText('word-1');
+
+  // The cursor is nowhere in particular (not the message box).
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await page.keyboard.press('Escape');
+  await expect(tab).not.toHaveAttribute('data-badge', 'working');
+  await expect(page.getByRole('tabpanel').getByRole('log')).not.toContainText('word-399');
+});
