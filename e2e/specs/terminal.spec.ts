@@ -64,3 +64,97 @@ test('a flood (yes) leaves the window usable; Ctrl+C gets through; Close ends th
   await panel.getByRole('button', { name: 'Close' }).click();
   await expect(app.getByRole('region', { name: 'Terminal' })).toHaveCount(0);
 });
+
+test('under the strict CSP and without a GPU, the terminal draws monospace cells and a visible cursor', async ({
+  app,
+}) => {
+  // Every style the policy blocks from here on, as events and as console messages. (Styles only: zod
+  // probes for eval at start-up, which the policy rightly refuses and zod does without.)
+  await app.addInitScript(() => {
+    const w = window as unknown as { styleViolations: string[] };
+    w.styleViolations = [];
+    document.addEventListener('securitypolicyviolation', (e) => {
+      if (e.violatedDirective.startsWith('style-src'))
+        w.styleViolations.push(`${e.violatedDirective} at ${e.sourceFile}:${e.lineNumber}: ${e.sample}`);
+    });
+  });
+  const consoleCsp: string[] = [];
+  app.on('console', (m) => {
+    if (/content security policy/i.test(m.text()) && /style/i.test(m.text())) consoleCsp.push(m.text());
+  });
+  await app.reload();
+  await newSessionTab(app);
+  await useDomRenderer(app);
+  const panel = await openTerminal(app);
+  const rows = panel.locator('.xterm-rows');
+  // Each word on a row of its own.
+  await run(app, panel, "printf '%s\\n' iiiiiiiiiiiiiiiiiiii WWWWWWWWWWWWWWWWWWWW");
+  await expect(rows.locator('> div', { hasText: /^W{20}\s*$/ })).toHaveCount(1);
+
+  const measured = await rows.evaluate((el) => {
+    const width = (re: RegExp) => {
+      const row = [...el.children].find((r) => re.test(r.textContent));
+      if (!row) throw new Error(`no row matches ${re}`);
+      const range = document.createRange();
+      range.selectNodeContents(row);
+      // The text's own extent: the row's box is the terminal's full width.
+      const rects = [...range.getClientRects()].filter((r) => r.width > 0);
+      return Math.max(...rects.map((r) => r.right)) - Math.min(...rects.map((r) => r.left));
+    };
+    return {
+      i: width(/^i{20}\s*$/),
+      w: width(/^W{20}\s*$/),
+      font: getComputedStyle(el).fontFamily,
+    };
+  });
+  console.log(
+    `terminal: 20×i ${measured.i.toFixed(2)} px, 20×W ${measured.w.toFixed(2)} px; font ${measured.font}`,
+  );
+  expect(measured.font).toContain('monospace');
+  expect(measured.i).toBeGreaterThan(60);
+  expect(Math.abs(measured.i - measured.w)).toBeLessThan(1);
+
+  const accent = await app.evaluate(() => {
+    const probe = document.createElement('div');
+    probe.style.color = getComputedStyle(document.documentElement).getPropertyValue('--accent');
+    document.body.append(probe);
+    const color = getComputedStyle(probe).color;
+    probe.remove();
+    return color;
+  });
+
+  // Focused: a one-cell block in the accent colour, blinking (held at its "on" frame to read it).
+  const cursor = rows.locator('.xterm-cursor');
+  await expect(cursor).toHaveCount(1);
+  const focused = await cursor.evaluate((c) => {
+    for (const a of c.getAnimations()) {
+      a.pause();
+      a.currentTime = 0;
+    }
+    const s = getComputedStyle(c);
+    const box = c.getBoundingClientRect();
+    return {
+      width: box.width,
+      height: box.height,
+      animation: s.animationName,
+      background: s.backgroundColor,
+    };
+  });
+  console.log(`cursor: ${focused.width.toFixed(2)}×${focused.height.toFixed(2)} px, ${focused.background}`);
+  expect(focused.width).toBeCloseTo(measured.w / 20, 0);
+  expect(focused.height).toBeGreaterThan(8);
+  expect(focused.animation).toMatch(/^blink_block_/);
+  expect(focused.background).toBe(accent);
+  await app.screenshot({ path: test.info().outputPath('terminal-focused.png') });
+
+  // Unfocused: an outline in the accent colour, drawn all the time.
+  await app.getByRole('tabpanel').getByRole('textbox', { name: 'Message' }).click();
+  await expect.poll(() => cursor.evaluate((c) => getComputedStyle(c).outlineStyle)).toBe('solid');
+  expect(await cursor.evaluate((c) => getComputedStyle(c).outlineColor)).toBe(accent);
+  await app.screenshot({ path: test.info().outputPath('terminal-unfocused.png') });
+
+  expect(
+    await app.evaluate(() => (window as unknown as { styleViolations: string[] }).styleViolations),
+  ).toEqual([]);
+  expect(consoleCsp).toEqual([]);
+});

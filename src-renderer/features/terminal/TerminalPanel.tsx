@@ -5,6 +5,7 @@ import '@xterm/xterm/css/xterm.css';
 import { getClient } from '../../ipc/client';
 import { showToast, useStore } from '../../stores/store';
 import { AckBatcher } from './ack-batcher';
+import { cspSafeStyles } from './csp-safe-styles';
 
 function themeFromCss(): ITheme {
   const css = getComputedStyle(document.documentElement);
@@ -55,7 +56,10 @@ export function TerminalPanel({ sessionId }: { sessionId: string }) {
     const el = host.current;
     if (!el) return;
     const client = getClient();
+    const styles = cspSafeStyles(el.ownerDocument);
     const term = new Terminal({
+      // Its style elements become adopted stylesheets: the page's CSP blocks inline styles.
+      documentOverride: styles.document,
       fontFamily: getComputedStyle(document.documentElement).getPropertyValue('--mono'),
       fontSize: 13,
       scrollback: 5000,
@@ -64,7 +68,7 @@ export function TerminalPanel({ sessionId }: { sessionId: string }) {
     });
     const fit = new FitAddon();
     term.loadAddon(fit);
-    term.open(el);
+    styles.during(() => term.open(el));
     let disposed = false;
     if (gpu && hardwareWebgl()) {
       // WebGL where a GPU draws it; the DOM renderer otherwise (and after a lost context).
@@ -170,6 +174,7 @@ export function TerminalPanel({ sessionId }: { sessionId: string }) {
       acks.dispose();
       if (terminalId) void client.invoke('terminal.detach', { terminalId }).catch(() => undefined);
       term.dispose();
+      styles.dispose();
     };
   }, [sessionId, gpu, generation]);
 
