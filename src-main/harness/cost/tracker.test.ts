@@ -12,12 +12,10 @@ const usage = (input: number, output: number, cacheWrite = 0, cacheRead = 0) => 
 describe('pricing', () => {
   it('prices input, output, 5m and 1h cache writes and cache reads from the table', () => {
     // Sonnet: $3 in, $15 out; 5m write ×1.25, 1h write ×2, read ×0.1.
-    const c = costOf('claude-sonnet-4-5-20250929', usage(1_000_000, 100_000, 400_000, 2_000_000), 100_000);
+    // (Under 200,000 input-side tokens: the long-context tier does not apply.)
+    const c = costOf('claude-sonnet-4-5-20250929', usage(100_000, 100_000, 40_000, 60_000), 10_000);
     expect(c.kind).toBe('priced');
-    expect(c.usd).toBeCloseTo(
-      3 + 1.5 + 300_000 * 3e-6 * 1.25 + 100_000 * 3e-6 * 2 + 2_000_000 * 3e-6 * 0.1,
-      9,
-    );
+    expect(c.usd).toBeCloseTo(0.3 + 1.5 + 30_000 * 3e-6 * 1.25 + 10_000 * 3e-6 * 2 + 60_000 * 3e-6 * 0.1, 9);
     expect(priceFor('claude-opus-4-5')).toEqual({ input: 5, output: 25 });
     expect(priceFor('claude-haiku-4-5-20251001')).toEqual({ input: 1, output: 5 });
   });
@@ -43,6 +41,18 @@ describe('CostTracker', () => {
     });
     t.add({ model: 'mystery-model', apiId: 'msg_3', usage: usage(5, 5) });
     expect(t.unpricedModels).toEqual(['mystery-model']);
+  });
+
+  it('prices 1 h cache writes apart from 5 min ones and keeps the split per model', () => {
+    const t = new CostTracker('s1');
+    // Sonnet 4.5: 5 min write $3.75, 1 h write $6 per MTok; 1,000 writes of which 400 for 1 h.
+    t.add({ model: 'claude-sonnet-4-5', apiId: 'a', usage: usage(0, 0, 1000), cacheWrite1hTokens: 400 });
+    t.add({ model: 'claude-sonnet-4-5', apiId: 'b', usage: usage(0, 0, 100) });
+    expect(t.snapshot().totalCostMicros).toBe(600 * 3.75 + 400 * 6 + 100 * 3.75);
+    expect(t.modelUsage()['claude-sonnet-4-5']).toMatchObject({
+      cacheCreationInputTokens: 1100,
+      cacheCreation1hInputTokens: 400,
+    });
   });
 
   it('restores a snapshot only for the same session', () => {

@@ -1,15 +1,15 @@
 import { z } from 'zod';
 import type { TokenUsage } from '@shared/domain/usage';
-import { costOf } from './pricing';
-
-/** $10 per 1,000 web searches. */
-const WEB_SEARCH_MICROS = 10_000;
+import { priceResponse, tokenCountsOf } from './pricing';
+import type { UsageLine } from './usage-line';
 
 export const ModelUsageEntry = z.object({
   inputTokens: z.number(),
   outputTokens: z.number(),
   cacheReadInputTokens: z.number(),
   cacheCreationInputTokens: z.number(),
+  /** Of `cacheCreationInputTokens`, the 1 h writes (they cost more than 5 min ones); absent in old snapshots. */
+  cacheCreation1hInputTokens: z.number().optional(),
   webSearchRequests: z.number(),
   costUSD: z.number(),
   costMicros: z.number().int(),
@@ -33,6 +33,8 @@ export interface UsageReport {
   cacheWrite1hTokens?: number;
   webSearchRequests?: number;
   durationMs?: number;
+  /** What the request was for; a response of the turn's own loop when absent. */
+  purpose?: UsageLine['purpose'];
 }
 
 /**
@@ -53,14 +55,17 @@ export class CostTracker {
       if (this.seen.has(report.apiId)) return false;
       this.seen.add(report.apiId);
     }
-    const cost = costOf(report.model, report.usage, report.cacheWrite1hTokens ?? 0);
     const searches = report.webSearchRequests ?? 0;
-    const micros = cost.kind === 'priced' ? Math.round(cost.usd * 1e6) + searches * WEB_SEARCH_MICROS : 0;
+    const tokens = tokenCountsOf(report.usage, report.cacheWrite1hTokens ?? 0, searches);
+    // Web searches are priced by the table too; the usage line of the same response has this figure.
+    const cost = priceResponse(report.model, tokens);
+    const micros = cost.kind === 'priced' ? cost.micros : 0;
     const b = this.buckets.get(report.model) ?? {
       inputTokens: 0,
       outputTokens: 0,
       cacheReadInputTokens: 0,
       cacheCreationInputTokens: 0,
+      cacheCreation1hInputTokens: 0,
       webSearchRequests: 0,
       costUSD: 0,
       costMicros: 0,
@@ -70,6 +75,7 @@ export class CostTracker {
     b.outputTokens += report.usage.outputTokens;
     b.cacheReadInputTokens += report.usage.cacheReadInputTokens;
     b.cacheCreationInputTokens += report.usage.cacheCreationInputTokens;
+    b.cacheCreation1hInputTokens = (b.cacheCreation1hInputTokens ?? 0) + tokens.cacheWrite1h;
     b.webSearchRequests += searches;
     b.costMicros += micros;
     b.costUSD = b.costMicros / 1e6;
@@ -118,6 +124,47 @@ export class CostTracker {
       apiDurationMs: Math.round(this.apiMs),
       modelUsage: this.modelUsage(),
     };
+  }
+
+  /**
+   * Adds a response as its transcript's usage line has it (priced when it arrived: a resumed session
+   * keeps the figures the ledger shows); returns false when that message id was already counted.
+   */
+  addLine(line: UsageLine): boolean {
+    if (line.apiId !== null) {
+      if (this.seen.has(line.apiId)) return false;
+      this.seen.add(line.apiId);
+    }
+    const t = line.tokens;
+    const micros = line.costMicros ?? 0;
+    const b = this.buckets.get(line.model) ?? {
+      inputTokens: 0,
+      outputTokens: 0,
+      cacheReadInputTokens: 0,
+      cacheCreationInputTokens: 0,
+      cacheCreation1hInputTokens: 0,
+      webSearchRequests: 0,
+      costUSD: 0,
+      costMicros: 0,
+      priced: line.costMicros !== null,
+    };
+    b.inputTokens += t.input;
+    b.outputTokens += t.output;
+    b.cacheReadInputTokens += t.cacheRead;
+    b.cacheCreationInputTokens += t.cacheWrite5m + t.cacheWrite1h;
+    b.cacheCreation1hInputTokens = (b.cacheCreation1hInputTokens ?? 0) + t.cacheWrite1h;
+    b.webSearchRequests += t.webSearches;
+    b.costMicros += micros;
+    b.costUSD = b.costMicros / 1e6;
+    this.buckets.set(line.model, b);
+    this.micros += micros;
+    this.apiMs += line.durationMs ?? 0;
+    return true;
+  }
+
+  /** A message id already in a restored snapshot: a repeat report of it is not counted again. */
+  markCounted(apiId: string): void {
+    this.seen.add(apiId);
   }
 
   /** Takes a saved snapshot's totals, but only one saved for this very session. */

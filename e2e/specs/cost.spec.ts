@@ -1,0 +1,349 @@
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { dataPaths, projectSlug } from '../../src-main/platform/paths';
+import { docsScreenshot } from '../fixtures/screenshots';
+import { startServe, tempProject, type ServeProcess } from '../fixtures/serve';
+
+/**
+ * The cost dashboard over a project seeded on disk: transcripts with `usage` lines (as the engine
+ * writes them, each priced when it arrived) for three days, two sessions, a sub-agent and a model the
+ * price table does not know. Every figure checked below is the sum of the seeded lines.
+ */
+
+const SONNET = 'claude-sonnet-4-5';
+const HAIKU = 'claude-haiku-4-5';
+const MYSTERY = 'mystery-model-1';
+
+const pad = (n: number) => String(n).padStart(2, '0');
+const localDay = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+/** Noon, `back` local days ago; today, a minute ago (the server counts days in the same zone). */
+function at(back: number): Date {
+  const now = new Date();
+  if (back === 0) return new Date(Math.max(now.getTime() - 60_000, new Date(now).setHours(0, 0, 30, 0)));
+  return new Date(now.getFullYear(), now.getMonth(), now.getDate() - back, 12, 0, 0);
+}
+
+interface Usage {
+  id: string;
+  model: string;
+  input: number;
+  output: number;
+  cacheWrite5m?: number;
+  cacheRead?: number;
+  costMicros: number | null;
+  turn: number;
+  when: Date;
+}
+
+function transcript(
+  file: string,
+  head: {
+    sessionId: string;
+    projectPath: string;
+    title?: string;
+    agent?: { agentId: string; name: string; agentType: string };
+  },
+  usages: Usage[],
+): void {
+  const first = usages[0] as Usage;
+  const lines: unknown[] = [
+    {
+      type: 'session',
+      version: 1,
+      sessionId: head.agent ? head.agent.agentId : head.sessionId,
+      projectPath: head.projectPath,
+      createdAt: first.when.toISOString(),
+      model: first.model,
+      ...(head.agent ? { agent: { ...head.agent, parentId: null, toolUseId: null } } : {}),
+    },
+  ];
+  if (head.title) lines.push({ type: 'title', title: head.title, at: first.when.toISOString() });
+  let turn = 0;
+  for (const u of usages) {
+    const when = u.when.toISOString();
+    while (turn < u.turn) {
+      turn++;
+      lines.push({ type: 'turn', phase: 'start', at: when });
+      lines.push({
+        type: 'item',
+        item: {
+          kind: 'message',
+          id: `${head.sessionId}-u${turn}`,
+          role: 'user',
+          content: [{ type: 'text', text: `Question ${turn}` }],
+          createdAt: when,
+          status: 'complete',
+          origin: 'user',
+        },
+      });
+    }
+    lines.push({
+      type: 'item',
+      item: {
+        kind: 'message',
+        id: `${u.id}-item`,
+        role: 'assistant',
+        content: [{ type: 'text', text: `Answer from ${u.model}.` }],
+        createdAt: when,
+        status: 'complete',
+        model: u.model,
+        apiId: u.id,
+        usage: {
+          inputTokens: u.input,
+          outputTokens: u.output,
+          cacheCreationInputTokens: u.cacheWrite5m ?? 0,
+          cacheReadInputTokens: u.cacheRead ?? 0,
+        },
+      },
+    });
+    lines.push({
+      type: 'usage',
+      apiId: u.id,
+      model: u.model,
+      tokens: {
+        input: u.input,
+        output: u.output,
+        cacheWrite5m: u.cacheWrite5m ?? 0,
+        cacheWrite1h: 0,
+        cacheRead: u.cacheRead ?? 0,
+        webSearches: 0,
+      },
+      costMicros: u.costMicros,
+      priceVersion: u.costMicros === null ? null : 'e2e-1',
+      turn: u.turn,
+      purpose: 'turn',
+      at: when,
+    });
+  }
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+}
+
+const REFACTOR = 'aaaaaaaa-0000-4000-8000-000000000001';
+const TESTS = 'bbbbbbbb-0000-4000-8000-000000000002';
+
+/** Two sessions: "Refactor the parser" (two days, sonnet then haiku, a haiku sub-agent) and "Write tests" (today). */
+function seed(home: string, project: string): void {
+  const projectPath = realpathSync(project);
+  const dir = dataPaths(home).projectDir(projectSlug(projectPath));
+  transcript(
+    path.join(dir, `${REFACTOR}.jsonl`),
+    { sessionId: REFACTOR, projectPath, title: 'Refactor the parser' },
+    [
+      {
+        id: 'msg_r1',
+        model: SONNET,
+        input: 1_000,
+        output: 500,
+        cacheWrite5m: 2_000,
+        cacheRead: 10_000,
+        costMicros: 12_340_000,
+        turn: 1,
+        when: at(2),
+      },
+      {
+        id: 'msg_r2',
+        model: HAIKU,
+        input: 400,
+        output: 100,
+        cacheRead: 600,
+        costMicros: 1_000_000,
+        turn: 2,
+        when: at(1),
+      },
+    ],
+  );
+  transcript(
+    path.join(dir, REFACTOR, 'subagents', 'agent-explore1.jsonl'),
+    {
+      sessionId: REFACTOR,
+      projectPath,
+      agent: { agentId: 'agent-explore1', name: 'Explore the parser', agentType: 'Explore' },
+    },
+    [{ id: 'msg_s1', model: HAIKU, input: 300, output: 200, costMicros: 500_000, turn: 1, when: at(2) }],
+  );
+  transcript(path.join(dir, `${TESTS}.jsonl`), { sessionId: TESTS, projectPath, title: 'Write tests' }, [
+    { id: 'msg_t1', model: SONNET, input: 200, output: 300, costMicros: 3_210_000, turn: 1, when: at(0) },
+    { id: 'msg_t2', model: MYSTERY, input: 50, output: 70, costMicros: null, turn: 1, when: at(0) },
+  ]);
+  // "Write tests" is the open tab; "Refactor the parser" is only in the list until the dashboard opens it.
+  writeFileSync(path.join(dir, 'workspace.json'), JSON.stringify({ open: [TESTS], active: TESTS }));
+}
+
+let home: string;
+let project: string;
+let serve: ServeProcess;
+
+test.beforeEach(async () => {
+  home = mkdtempSync(path.join(tmpdir(), 'carapace-home-'));
+  project = tempProject();
+  seed(home, project);
+  serve = await startServe({ home, project, env: { CLAUDE_CONFIG_DIR: path.join(home, 'no-claude-code') } });
+});
+
+test.afterEach(async () => {
+  await serve.stop();
+  rmSync(home, { recursive: true, force: true });
+  rmSync(project, { recursive: true, force: true });
+});
+
+async function openDashboard(page: Page) {
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  await page.goto(serve.url);
+  await expect(page.getByRole('button', { name: 'New session', exact: true })).toBeVisible();
+  await page.keyboard.press('Control+Shift+U');
+  const dashboard = page.getByRole('dialog', { name: 'Cost' });
+  await expect(dashboard.getByRole('table', { name: 'Sessions' })).toBeVisible();
+  return { dashboard, errors };
+}
+
+/** Pixels of the canvas painted in a model's colour (the first model's: #2f6feb). */
+function paintedPixels(page: Page): Promise<number> {
+  return page.getByTestId('cost-day-chart').evaluate((host) => {
+    const canvas = host.querySelector('canvas');
+    const ctx = canvas?.getContext('2d');
+    if (!canvas || !ctx) return -1;
+    const { data } = ctx.getImageData(0, 0, canvas.width, canvas.height);
+    let n = 0;
+    for (let i = 0; i < data.length; i += 4)
+      if (
+        Math.abs((data[i] ?? 0) - 0x2f) < 8 &&
+        Math.abs((data[i + 1] ?? 0) - 0x6f) < 8 &&
+        Math.abs((data[i + 2] ?? 0) - 0xeb) < 8
+      )
+        n++;
+    return n;
+  });
+}
+
+test('the dashboard draws spend per day and lists each session with its exact figures', async ({
+  page,
+}, testInfo) => {
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await page.emulateMedia({ colorScheme: 'light' });
+  const { dashboard, errors } = await openDashboard(page);
+
+  // Total: 12.34 + 1 + 0.5 + 3.21 priced, one unpriced response.
+  await expect(dashboard.getByTestId('cost-total')).toHaveText('$17.05 + unpriced');
+  await expect(dashboard).toContainText('Estimated from list prices, table');
+  await expect(dashboard).toContainText(`Not in the price table (tokens counted, cost unknown): ${MYSTERY}`);
+
+  // The chart: uPlot was given each model's spend per day, and drew it.
+  const chart = page.getByTestId('cost-day-chart');
+  await expect(chart.locator('canvas')).toBeVisible();
+  const days = [6, 5, 4, 3, 2, 1, 0].map((b) => localDay(at(b)));
+  const series = JSON.parse((await chart.getAttribute('data-series')) ?? '{}') as {
+    days: string[];
+    models: string[];
+    values: number[][];
+  };
+  expect(series.days).toEqual(days);
+  expect(series.models).toEqual([SONNET, HAIKU, MYSTERY]);
+  expect(series.values).toEqual([
+    [0, 0, 0, 0, 12.34, 0, 3.21],
+    [0, 0, 0, 0, 0.5, 1, 0],
+    [0, 0, 0, 0, 0, 0, 0],
+  ]);
+  expect(await paintedPixels(page)).toBeGreaterThan(500);
+
+  // Hover on the day two days back: its exact figures per model.
+  const over = await chart.locator('.u-over').boundingBox();
+  if (!over) throw new Error('no plot area');
+  await page.mouse.move(over.x + ((4 + 0.5) / 7) * over.width, over.y + over.height - 5);
+  const tip = page.getByTestId('cost-chart-tooltip');
+  await expect(tip).toContainText(`${days[4]}: $12.84`);
+  await expect(tip).toContainText('sonnet-4-5 $12.34');
+  await expect(tip).toContainText('in 1,000 · out 500 · cache write 2,000 · cache read 10,000');
+  await expect(tip).toContainText('haiku-4-5 $0.5000');
+  await page.mouse.move(0, 0);
+
+  // The sessions, as seeded: the sub-agent's spend rolled into its session.
+  const table = dashboard.getByRole('table', { name: 'Sessions' });
+  const row = (title: string) => table.getByRole('row').filter({ hasText: title });
+  await expect(row('Refactor the parser').getByRole('cell')).toHaveText([
+    'Refactor the parser',
+    'haiku-4-5, sonnet-4-5',
+    '1,700',
+    '800',
+    '2,000',
+    '10,600',
+    // 10,600 / (1,700 + 2,000 + 10,600)
+    '74%',
+    '$13.84',
+    '$0.5000',
+    '2',
+    /h|min|s/,
+  ]);
+  await expect(row('Write tests').getByRole('cell').nth(7)).toHaveText('$3.21 + unpriced');
+  const models = dashboard.getByRole('table', { name: 'Models' });
+  await expect(models.getByRole('row').filter({ hasText: MYSTERY })).toContainText('unpriced');
+
+  // Sorting by a header, from the keyboard.
+  const input = table.getByRole('button', { name: /^Input/ });
+  await input.focus();
+  await page.keyboard.press('Enter');
+  await expect(input.locator('xpath=..')).toHaveAttribute('aria-sort', 'descending');
+  await expect(table.getByRole('row').nth(1)).toContainText('Refactor the parser');
+  await page.keyboard.press('Enter');
+  await expect(input.locator('xpath=..')).toHaveAttribute('aria-sort', 'ascending');
+  await expect(table.getByRole('row').nth(1)).toContainText('Write tests');
+
+  await page.screenshot({ path: docsScreenshot(testInfo, 'cost-dashboard.png') });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  expect(await paintedPixels(page)).toBeGreaterThan(500);
+  await page.screenshot({ path: docsScreenshot(testInfo, 'cost-dashboard-dark.png') });
+
+  // Small window: everything still within reach (the body scrolls).
+  await page.setViewportSize({ width: 900, height: 600 });
+  await expect(dashboard.getByRole('button', { name: 'Close cost dashboard' })).toBeInViewport();
+  await page.screenshot({ path: testInfo.outputPath('cost-dashboard-900x600.png') });
+
+  expect(errors.filter((e) => /Content Security Policy|Refused/.test(e))).toEqual([]);
+
+  await page.keyboard.press('Escape');
+  await expect(dashboard).toBeHidden();
+});
+
+test('a table exports as a CSV download', async ({ page }) => {
+  await page.setViewportSize({ width: 1400, height: 900 });
+  const { dashboard } = await openDashboard(page);
+  const downloading = page.waitForEvent('download');
+  await dashboard.getByRole('button', { name: 'Export sessions as CSV' }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toMatch(/\.csv$/);
+  const file = await download.path();
+  const text = readFileSync(file, 'utf8');
+  expect(text).toContain('Refactor the parser');
+  expect(text).toContain('Write tests');
+});
+
+test('clicking a session opens it; its cost figure opens its own cost view', async ({ page }) => {
+  await page.setViewportSize({ width: 1400, height: 900 });
+  const { dashboard } = await openDashboard(page);
+  await dashboard
+    .getByRole('table', { name: 'Sessions' })
+    .getByRole('button', { name: 'Refactor the parser' })
+    .click();
+  await expect(dashboard).toBeHidden();
+  await expect(page.getByRole('tab', { name: 'Refactor the parser', selected: true })).toBeVisible();
+
+  await page.getByTestId('session-cost').click();
+  const view = page.getByRole('dialog', { name: 'Session cost' });
+  await expect(view.getByTestId('session-cost-total')).toHaveText('$13.84');
+  const members = view.getByRole('table', { name: 'By member' });
+  await expect(
+    members.getByRole('row').filter({ hasText: 'Main agent' }).getByRole('cell').last(),
+  ).toHaveText('$13.34');
+  await expect(
+    members.getByRole('row').filter({ hasText: 'Explore the parser' }).getByRole('cell').last(),
+  ).toHaveText('$0.5000');
+  await expect(view.getByRole('table', { name: 'By turn' }).getByRole('row')).toHaveCount(3);
+  await page.keyboard.press('Escape');
+  await expect(view).toBeHidden();
+});

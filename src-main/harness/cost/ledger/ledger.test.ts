@@ -1,0 +1,482 @@
+import {
+  appendFileSync,
+  mkdirSync,
+  rmSync,
+  symlinkSync,
+  truncateSync,
+  readFileSync,
+  writeFileSync,
+  statSync,
+  utimesSync,
+} from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { projectSlug } from '../../../platform/paths';
+import { tempDir } from '../../../test-support/temp';
+import { priceResponse } from '../pricing';
+import { LEDGER_FILE, UsageLedger, localDay } from './index';
+import { appendUsage, type UsageSpec, writeSession } from './test-transcripts';
+
+const ALL = { projectPaths: null, from: '2026-01-01', to: '2026-12-31', sources: ['carapace' as const] };
+
+function seed(home: string) {
+  const a: UsageSpec[] = [
+    {
+      apiId: 'msg_a1',
+      model: 'claude-opus-4-1',
+      tokens: { input: 100, output: 50 },
+      costMicros: 5_000,
+      turn: 1,
+      at: '2026-03-02T10:00:00.000Z',
+    },
+    {
+      apiId: 'msg_a2',
+      model: 'claude-sonnet-4-5',
+      tokens: { input: 10, output: 5, cacheRead: 90 },
+      costMicros: 700,
+      turn: 1,
+      at: '2026-03-02T10:01:00.000Z',
+    },
+    {
+      apiId: 'msg_a3',
+      model: 'claude-opus-4-1',
+      tokens: { input: 200, cacheWrite5m: 30, cacheWrite1h: 20 },
+      costMicros: 9_000,
+      turn: 2,
+      at: '2026-03-03T10:00:00.000Z',
+    },
+    {
+      apiId: 'msg_a4',
+      model: 'mystery-model',
+      tokens: { input: 7, output: 3 },
+      costMicros: null,
+      turn: 2,
+      at: '2026-03-03T10:02:00.000Z',
+    },
+  ];
+  const b: UsageSpec[] = [
+    {
+      apiId: 'msg_b1',
+      model: 'claude-sonnet-4-5',
+      tokens: { input: 1, output: 2, webSearches: 1 },
+      costMicros: 10_300,
+      turn: 1,
+      at: '2026-03-03T12:00:00.000Z',
+    },
+  ];
+  const sub: UsageSpec[] = [
+    {
+      apiId: 'msg_s1',
+      model: 'claude-haiku-4-5',
+      tokens: { input: 40, output: 4 },
+      costMicros: 60,
+      turn: 1,
+      at: '2026-03-02T10:00:30.000Z',
+    },
+  ];
+  const fa = writeSession({
+    carapaceHome: home,
+    projectPath: '/work/alpha',
+    sessionId: 'sess-a',
+    title: 'Fix the parser',
+    usages: a,
+  });
+  const fb = writeSession({
+    carapaceHome: home,
+    projectPath: '/work/beta',
+    sessionId: 'sess-b',
+    prompt: '  Why is\nthe build slow?  ',
+    usages: b,
+  });
+  const fs = writeSession({
+    carapaceHome: home,
+    projectPath: '/work/alpha',
+    sessionId: 'sess-a',
+    agent: { agentId: 'agent-1', name: 'explorer', agentType: 'Explore' },
+    usages: sub,
+  });
+  return { fa, fb, fs, all: [...a, ...b, ...sub] };
+}
+
+/** The sums by hand: costs of priced records, every record's tokens. */
+function byHand(us: UsageSpec[]) {
+  return {
+    costMicros: us.reduce((s, u) => s + (u.costMicros ?? 0), 0),
+    records: us.length,
+    unpricedRecords: us.filter((u) => u.costMicros === null).length,
+    input: us.reduce((s, u) => s + (u.tokens?.input ?? 0), 0),
+    output: us.reduce((s, u) => s + (u.tokens?.output ?? 0), 0),
+  };
+}
+
+function totals(l: UsageLedger) {
+  const r = l.report(ALL);
+  return {
+    costMicros: r.total.costMicros,
+    records: r.total.records,
+    unpricedRecords: r.total.unpricedRecords,
+    input: r.total.tokens.input,
+    output: r.total.tokens.output,
+  };
+}
+
+describe('UsageLedger', () => {
+  it('sums the usage lines as by hand, by day, model and session, with sub-agents rolled up', async () => {
+    const home = tempDir();
+    const { all } = seed(home);
+    const l = new UsageLedger({ carapaceHome: home });
+    expect((await l.refresh()).changedFiles).toBe(3);
+    expect(totals(l)).toEqual(byHand(all));
+    const r = l.report({ ...ALL, from: '2026-03-01', to: '2026-03-04' });
+    expect(r.days.map((d) => d.day)).toEqual(['2026-03-01', '2026-03-02', '2026-03-03', '2026-03-04']);
+    expect(r.days.reduce((s, d) => s + d.total.costMicros, 0)).toBe(byHand(all).costMicros);
+    const mystery = r.models.find((m) => m.model === 'mystery-model')!;
+    expect(mystery).toMatchObject({ priced: false, costMicros: 0, unpricedRecords: 1, records: 1 });
+    expect(r.models[0]).toMatchObject({ model: 'claude-opus-4-1', costMicros: 14_000, priced: true });
+    const a = r.sessions.find((s) => s.sessionId === 'sess-a')!;
+    expect(a).toMatchObject({
+      source: 'carapace',
+      title: 'Fix the parser',
+      projectPath: '/work/alpha',
+      costMicros: 5_000 + 700 + 9_000 + 60,
+      subAgentCostMicros: 60,
+      turns: 2,
+      unpricedRecords: 1,
+    });
+    expect(a.models).toEqual(['claude-haiku-4-5', 'claude-opus-4-1', 'claude-sonnet-4-5', 'mystery-model']);
+    expect(a.durationMs).toBe(
+      Date.parse('2026-03-03T10:02:00.000Z') - Date.parse('2026-03-02T10:00:00.000Z'),
+    );
+    expect(r.sessions.find((s) => s.sessionId === 'sess-b')!.title).toBe('Why is the build slow?');
+    // The sub-agent ran during the main agent's first turn: its cost is that turn's.
+    expect(r.topTurns.map((t) => [t.sessionId, t.turn, t.costMicros])).toEqual([
+      ['sess-b', 1, 10_300],
+      ['sess-a', 2, 9_000],
+      ['sess-a', 1, 5_760],
+    ]);
+    expect(r.topTurns.find((t) => t.sessionId === 'sess-a' && t.turn === 1)!.costMicros).toBe(5_760);
+    // A project's scope.
+    const alpha = l.report({ ...ALL, projectPaths: ['/work/alpha'] });
+    expect(alpha.total.costMicros).toBe(14_760);
+  });
+
+  it('gives a session its cost by model, by turn and by member', async () => {
+    const home = tempDir();
+    seed(home);
+    const l = new UsageLedger({ carapaceHome: home });
+    await l.refresh();
+    const d = l.sessionDetail('sess-a')!;
+    expect(d.total.costMicros).toBe(14_760);
+    expect(d.byTurn.map((t) => [t.turn, t.costMicros])).toEqual([
+      [1, 5_760],
+      [2, 9_000],
+    ]);
+    expect(d.byMember.map((m) => [m.agentId, m.name, m.costMicros])).toEqual([
+      [null, 'Main agent', 14_700],
+      ['agent-1', 'explorer', 60],
+    ]);
+    expect(l.sessionDetail('nope')).toBeNull();
+  });
+
+  it('day spend is Carapace spend per local day and per project folder', async () => {
+    const home = tempDir();
+    seed(home);
+    const l = new UsageLedger({ carapaceHome: home });
+    await l.refresh();
+    const day = localDay(Date.parse('2026-03-03T12:00:00.000Z'));
+    const spend = l.daySpend(day);
+    expect(spend.allMicros).toBe(
+      [
+        ['2026-03-03T10:00:00.000Z', 9_000],
+        ['2026-03-03T12:00:00.000Z', 10_300],
+        ['2026-03-02T10:00:00.000Z', 5_000],
+        ['2026-03-02T10:01:00.000Z', 700],
+        ['2026-03-02T10:00:30.000Z', 60],
+      ]
+        .filter(([at]) => localDay(Date.parse(at as string)) === day)
+        .reduce((s, [, c]) => s + (c as number), 0),
+    );
+    expect(Object.values(spend.byProject).reduce((s, v) => s + v, 0)).toBe(spend.allMicros);
+  });
+
+  it('rebuilds a deleted, garbage, truncated or other-version cache with the same totals', async () => {
+    const home = tempDir();
+    const { all } = seed(home);
+    const first = new UsageLedger({ carapaceHome: home });
+    await first.refresh();
+    const cache = path.join(home, LEDGER_FILE);
+    const good = readFileSync(cache, 'utf8');
+    const corruptions: [string, () => void][] = [
+      ['deleted', () => rmSync(cache)],
+      ['garbage', () => writeFileSync(cache, 'not json at all {')],
+      ['truncated', () => writeFileSync(cache, good.slice(0, Math.floor(good.length / 2)))],
+      ['other version', () => writeFileSync(cache, good.replace('"version":1', '"version":99'))],
+      ['bad index', () => writeFileSync(cache, good.replace('"model":[', '"model":[123456,'))],
+      ['empty', () => truncateSync(cache, 0)],
+    ];
+    for (const [, corrupt] of corruptions) {
+      corrupt();
+      const l = new UsageLedger({ carapaceHome: home });
+      const { changedFiles } = await l.refresh();
+      expect(changedFiles).toBe(3);
+      expect(totals(l)).toEqual(byHand(all));
+      // …and the rebuilt cache is trusted by the next process.
+      const again = new UsageLedger({ carapaceHome: home });
+      expect((await again.refresh()).changedFiles).toBe(0);
+      expect(totals(again)).toEqual(byHand(all));
+    }
+  });
+
+  it('picks up a transcript appended after the build, and forgets a deleted one', async () => {
+    const home = tempDir();
+    const { fa, fb, all } = seed(home);
+    const l = new UsageLedger({ carapaceHome: home });
+    await l.refresh();
+    const extra: UsageSpec = {
+      apiId: 'msg_a5',
+      model: 'claude-opus-4-1',
+      tokens: { input: 1 },
+      costMicros: 123,
+      turn: 2,
+      at: '2026-03-03T11:00:00.000Z',
+    };
+    appendUsage(fa, extra);
+    expect((await l.refresh()).changedFiles).toBe(1);
+    expect(totals(l)).toEqual(byHand([...all, extra]));
+    // A new process trusts the cache for the unchanged files and sees the same.
+    const cold = new UsageLedger({ carapaceHome: home });
+    expect((await cold.refresh()).changedFiles).toBe(0);
+    expect(totals(cold)).toEqual(byHand([...all, extra]));
+    rmSync(fb);
+    expect((await l.refresh()).changedFiles).toBe(1);
+    expect(totals(l)).toEqual(byHand([...all, extra].filter((u) => !u.apiId!.startsWith('msg_b'))));
+    expect(l.report(ALL).sessions.map((s) => s.sessionId)).not.toContain('sess-b');
+  });
+
+  it('re-reads a transcript rewritten to the same size when its mtime changed', async () => {
+    const home = tempDir();
+    const { fb } = seed(home);
+    const l = new UsageLedger({ carapaceHome: home });
+    await l.refresh();
+    const text = readFileSync(fb, 'utf8');
+    writeFileSync(fb, text.replace('"costMicros":10300', '"costMicros":10400'));
+    const t = statSync(fb).mtime;
+    utimesSync(fb, t, new Date(t.getTime() + 5_000));
+    expect((await l.refresh()).changedFiles).toBe(1);
+    expect(l.report({ ...ALL, projectPaths: ['/work/beta'] }).total.costMicros).toBe(10_400);
+  });
+
+  it('counts a message id found in two transcripts once', async () => {
+    const home = tempDir();
+    const u: UsageSpec = {
+      apiId: 'msg_same',
+      model: 'claude-opus-4-1',
+      tokens: { input: 5 },
+      costMicros: 1_000,
+      turn: 1,
+      at: '2026-03-02T10:00:00.000Z',
+    };
+    writeSession({ carapaceHome: home, projectPath: '/work/alpha', sessionId: 'first', usages: [u] });
+    writeSession({
+      carapaceHome: home,
+      projectPath: '/work/alpha',
+      sessionId: 'resumed',
+      usages: [
+        { ...u, at: '2026-03-02T11:00:00.000Z' },
+        { ...u, apiId: 'msg_other', at: '2026-03-02T11:00:00.000Z' },
+      ],
+    });
+    // A response without an id is never deduplicated.
+    writeSession({
+      carapaceHome: home,
+      projectPath: '/work/alpha',
+      sessionId: 'no-ids',
+      usages: [
+        { ...u, apiId: null },
+        { ...u, apiId: null },
+      ],
+    });
+    const l = new UsageLedger({ carapaceHome: home });
+    await l.refresh();
+    const r = l.report(ALL);
+    expect(r.total.records).toBe(4);
+    expect(r.total.costMicros).toBe(4_000);
+    // The earliest copy keeps it.
+    expect(r.sessions.find((s) => s.sessionId === 'first')!.records).toBe(1);
+    expect(r.sessions.find((s) => s.sessionId === 'resumed')!.records).toBe(1);
+  });
+
+  it('skips hostile lines with a problem: huge figures, negative tokens, a non-string model, a 50 MB line, torn JSON', async () => {
+    const home = tempDir();
+    const good: UsageSpec = {
+      apiId: 'msg_ok',
+      model: 'claude-opus-4-1',
+      tokens: { input: 5 },
+      costMicros: 1_000,
+      turn: 1,
+      at: '2026-03-02T10:00:00.000Z',
+    };
+    const file = writeSession({
+      carapaceHome: home,
+      projectPath: '/work/alpha',
+      sessionId: 's',
+      usages: [good],
+    });
+    const base = JSON.parse(
+      readFileSync(file, 'utf8')
+        .trim()
+        .split('\n')
+        .find((x) => x.includes('"type":"usage"'))!,
+    ) as { tokens: Record<string, number> };
+    const bad = (patch: object) =>
+      `${JSON.stringify({ ...base, apiId: `msg_${Math.random()}`, ...patch })}\n`;
+    appendFileSync(file, bad({ tokens: { ...base.tokens, input: 1e15 } }));
+    appendFileSync(file, bad({ costMicros: 1e300 }));
+    appendFileSync(file, bad({ tokens: { ...base.tokens, output: -5 } }));
+    appendFileSync(file, bad({ model: 42 }));
+    appendFileSync(file, `{"type":"usage","apiId":"msg_big","note":"${'x'.repeat(50 * 1024 * 1024)}"}\n`);
+    appendFileSync(file, '{"type":"usage","apiId":"msg_torn",\n');
+    appendFileSync(file, bad({ apiId: 'msg_fine_after', costMicros: 7 }));
+    const l = new UsageLedger({ carapaceHome: home });
+    const { problems } = await l.refresh();
+    const r = l.report(ALL);
+    expect(r.total.records).toBe(2);
+    expect(r.total.costMicros).toBe(1_007);
+    expect(problems.filter((p) => p.includes('skipped'))).toHaveLength(6);
+    expect(r.problems.join('\n')).toMatch(/longer than any usage line/);
+  });
+
+  it('does not follow a symlinked transcript pointing outside $CARAPACE_HOME', async () => {
+    const home = tempDir();
+    const outside = tempDir();
+    seed(home);
+    const elsewhere = writeSession({
+      carapaceHome: outside,
+      projectPath: '/work/alpha',
+      sessionId: 'foreign',
+      usages: [
+        {
+          apiId: 'msg_x',
+          model: 'claude-opus-4-1',
+          costMicros: 999_999,
+          turn: 1,
+          at: '2026-03-02T10:00:00.000Z',
+        },
+      ],
+    });
+    symlinkSync(elsewhere, path.join(home, 'projects', projectSlug('/work/alpha'), 'foreign.jsonl'));
+    const l = new UsageLedger({ carapaceHome: home });
+    const { problems } = await l.refresh();
+    expect(l.report(ALL).sessions.map((s) => s.sessionId)).not.toContain('foreign');
+    expect(problems.join('\n')).toMatch(/symbolic link/);
+  });
+
+  it('ignores other .jsonl files (mailboxes, rosters) and memory folders', async () => {
+    const home = tempDir();
+    const { all } = seed(home);
+    const dir = path.join(home, 'projects', projectSlug('/work/alpha'));
+    writeFileSync(path.join(dir, 'team-mailbox.jsonl'), '{"type":"message","from":"x"}\n');
+    mkdirSync(path.join(dir, 'memory'), { recursive: true });
+    writeFileSync(path.join(dir, 'memory', 'x.jsonl'), 'garbage\n');
+    const l = new UsageLedger({ carapaceHome: home });
+    const { problems } = await l.refresh();
+    expect(totals(l)).toEqual(byHand(all));
+    expect(problems).toEqual([]);
+  });
+
+  it('prices older transcripts from their assistant messages when they have no usage lines', async () => {
+    const home = tempDir();
+    const file = writeSession({
+      carapaceHome: home,
+      projectPath: '/work/alpha',
+      sessionId: 'old',
+      usages: [
+        {
+          apiId: 'msg_o1',
+          model: 'claude-opus-4-1',
+          tokens: { input: 1000, output: 200, cacheRead: 50 },
+          costMicros: 1,
+          turn: 1,
+          at: '2026-03-02T10:00:00.000Z',
+        },
+        {
+          apiId: 'msg_o2',
+          model: 'who-knows',
+          tokens: { input: 10 },
+          costMicros: 1,
+          turn: 2,
+          at: '2026-03-02T10:05:00.000Z',
+        },
+      ],
+    });
+    writeFileSync(
+      file,
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((x) => !x.includes('"type":"usage"'))
+        .join('\n'),
+    );
+    const l = new UsageLedger({ carapaceHome: home });
+    await l.refresh();
+    const expected = priceResponse('claude-opus-4-1', {
+      input: 1000,
+      output: 200,
+      cacheWrite5m: 0,
+      cacheWrite1h: 0,
+      cacheRead: 50,
+      webSearches: 0,
+    });
+    expect(expected.kind).toBe('priced');
+    const r = l.report(ALL);
+    expect(r.total).toMatchObject({
+      records: 2,
+      unpricedRecords: 1,
+      costMicros: expected.kind === 'priced' ? expected.micros : -1,
+    });
+    expect(l.sessionDetail('old')!.byTurn.map((t) => t.turn)).toEqual([1, 2]);
+  });
+
+  describe('in a time zone west of UTC', () => {
+    const saved = process.env.TZ;
+    afterEach(() => {
+      if (saved === undefined) delete process.env.TZ;
+      else process.env.TZ = saved;
+    });
+
+    it('puts records on local days, a DST change included', async () => {
+      process.env.TZ = 'America/New_York';
+      const home = tempDir();
+      writeSession({
+        carapaceHome: home,
+        projectPath: '/work/alpha',
+        sessionId: 'ny',
+        usages: [
+          // 23:30 on 9 March in New York (EDT, UTC-4, since 8 March).
+          { apiId: 'm1', model: 'claude-opus-4-1', costMicros: 1, turn: 1, at: '2026-03-10T03:30:00.000Z' },
+          // 00:30 on 10 March.
+          { apiId: 'm2', model: 'claude-opus-4-1', costMicros: 10, turn: 1, at: '2026-03-10T04:30:00.000Z' },
+          // 23:59 on 7 March (EST, UTC-5): the day before the clocks change.
+          { apiId: 'm3', model: 'claude-opus-4-1', costMicros: 100, turn: 1, at: '2026-03-08T04:59:00.000Z' },
+          // 00:30 on 8 March (EST still: the change is at 02:00).
+          {
+            apiId: 'm4',
+            model: 'claude-opus-4-1',
+            costMicros: 1000,
+            turn: 1,
+            at: '2026-03-08T05:30:00.000Z',
+          },
+        ],
+      });
+      const l = new UsageLedger({ carapaceHome: home });
+      await l.refresh();
+      const r = l.report({ ...ALL, from: '2026-03-07', to: '2026-03-10' });
+      expect(r.days.map((d) => [d.day, d.total.costMicros])).toEqual([
+        ['2026-03-07', 100],
+        ['2026-03-08', 1000],
+        ['2026-03-09', 1],
+        ['2026-03-10', 10],
+      ]);
+      expect(l.daySpend('2026-03-09').allMicros).toBe(1);
+    });
+  });
+});

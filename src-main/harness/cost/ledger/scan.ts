@@ -1,0 +1,38 @@
+import { type Dirent, readdirSync } from 'node:fs';
+import path from 'node:path';
+
+/**
+ * Every file that may be a Carapace transcript: `projects/<slug>/*.jsonl` and
+ * `projects/<slug>/<sessionId>/subagents/*.jsonl`. Symbolic links are never followed (a link could
+ * lead outside `$CARAPACE_HOME`); a linked transcript is reported. Whether a file is a transcript at
+ * all (its first line a `session` line) is decided when it is read.
+ */
+export function listCarapaceFiles(projectsDir: string): { files: string[]; problems: string[] } {
+  const files: string[] = [];
+  const problems: string[] = [];
+  const entries = (dir: string): Dirent[] => {
+    try {
+      return readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return [];
+    }
+  };
+  const take = (dir: string, e: Dirent) => {
+    if (!e.name.endsWith('.jsonl')) return;
+    if (e.isSymbolicLink())
+      problems.push(`${path.join(dir, e.name)}: skipped, a symbolic link (links are not followed).`);
+    else if (e.isFile()) files.push(path.join(dir, e.name));
+  };
+  for (const project of entries(projectsDir)) {
+    if (!project.isDirectory()) continue;
+    const projectDir = path.join(projectsDir, project.name);
+    for (const e of entries(projectDir)) {
+      if (e.isDirectory()) {
+        if (e.name === 'memory') continue;
+        const sub = path.join(projectDir, e.name, 'subagents');
+        for (const s of entries(sub)) take(sub, s);
+      } else take(projectDir, e);
+    }
+  }
+  return { files, problems };
+}
