@@ -1,26 +1,40 @@
-import { copyFileSync, mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
-import type { Plugin } from 'vite';
+import { copyMainResources, rendererResources } from './resources.vite';
 
-const require = createRequire(import.meta.url);
-
-/** Copies the tree-sitter runtime and the bash grammar next to the main bundle (out/main/wasm). */
-function copyBashWasm(): Plugin {
-  return {
-    name: 'carapace:copy-bash-wasm',
-    apply: 'build',
-    writeBundle(options) {
-      const dir = resolve(options.dir ?? 'out/main', 'wasm');
-      mkdirSync(dir, { recursive: true });
-      for (const file of ['web-tree-sitter/web-tree-sitter.wasm', 'tree-sitter-bash/tree-sitter-bash.wasm']) {
-        copyFileSync(require.resolve(file), resolve(dir, file.split('/')[1] ?? file));
-      }
-    },
-  };
-}
+/** Vendor chunks of the renderer, by the packages in them. */
+const RENDERER_CHUNKS = [
+  {
+    name: 'react',
+    test: /node_modules[\\/](react|react-dom|scheduler|zustand|use-sync-external-store)[\\/]/,
+  },
+  { name: 'highlight', test: /node_modules[\\/](lowlight|highlight\.js|rehype-highlight)[\\/]/ },
+  {
+    name: 'markdown',
+    test: /node_modules[\\/](react-markdown|remark-[^\\/]+|rehype-[^\\/]+|micromark[^\\/]*|mdast-[^\\/]+|hast-[^\\/]+|unist-[^\\/]+|unified|vfile[^\\/]*|property-information|decode-named-character-reference|character-entities[^\\/]*|space-separated-tokens|comma-separated-tokens|html-url-attributes|trim-lines|devlop|bail|trough|is-plain-obj|zwitch|longest-streak|markdown-table|ccount|escape-string-regexp|estree-util-[^\\/]+|style-to-[^\\/]+|inline-style-parser)[\\/]/,
+  },
+  // The WebGL renderer is loaded only where a GPU is: a chunk of its own.
+  { name: 'xterm-webgl', test: /node_modules[\\/]@xterm[\\/]addon-webgl[\\/]/ },
+  { name: 'xterm', test: /node_modules[\\/]@xterm[\\/]/ },
+  { name: 'zod', test: /node_modules[\\/]zod[\\/]/ },
+  { name: 'icons', test: /node_modules[\\/]lucide-react[\\/]/ },
+  // The memory browser's editor, its languages (lang-markdown brings HTML, CSS and JavaScript for
+  // embedded code) and the YAML library its frontmatter form uses: loaded with the browser.
+  {
+    name: 'codemirror-js',
+    test: /node_modules[\\/](@codemirror[\\/]lang-javascript|@lezer[\\/]javascript)[\\/]/,
+  },
+  {
+    name: 'codemirror-lang',
+    test: /node_modules[\\/](@codemirror[\\/]lang-[^\\/]+|@lezer[\\/][^\\/]+)[\\/]/,
+  },
+  { name: 'codemirror', test: /node_modules[\\/](@codemirror[\\/][^\\/]+|style-mod|w3c-keyname|crelt)[\\/]/ },
+  { name: 'yaml', test: /node_modules[\\/]yaml[\\/]/ },
+  // The cost dashboard's charts: loaded with the dashboard.
+  { name: 'uplot', test: /node_modules[\\/]uplot[\\/]/ },
+  { name: 'vendor', test: /node_modules[\\/]/ },
+];
 
 const alias = {
   '@shared': resolve(import.meta.dirname, 'src-shared'),
@@ -30,9 +44,13 @@ const alias = {
 export default defineConfig({
   main: {
     resolve: { alias },
-    plugins: [copyBashWasm()],
+    plugins: [copyMainResources()],
     build: {
       outDir: 'out/main',
+      // Pure-JavaScript libraries `-p` loads before its first request are bundled: Node reading ~440
+      // module files one by one was most of its start-up. node-pty (native), the sandbox runtime and
+      // tree-sitter (which find files next to themselves) stay external.
+      externalizeDeps: { exclude: ['@anthropic-ai/sdk', 'zod', 'yaml', 'diff', 'picomatch'] },
       rolldownOptions: {
         // index: the Electron main process; cli: `carapace` under plain Node (serve, -p).
         input: {
@@ -57,12 +75,17 @@ export default defineConfig({
   renderer: {
     root: 'src-renderer',
     resolve: { alias },
-    plugins: [react()],
+    plugins: [react(), rendererResources()],
     build: {
       outDir: 'out/renderer',
       // Serve mode sends this over the network: keep it small.
-      minify: true,
-      rolldownOptions: { input: resolve(import.meta.dirname, 'src-renderer/index.html') },
+      minify: process.env.CARAPACE_NO_MINIFY ? false : true,
+      rolldownOptions: {
+        input: resolve(import.meta.dirname, 'src-renderer/index.html'),
+        // No chunk over 500 kB (scripts/check-chunk-sizes.mjs): the libraries in chunks of their own,
+        // each loaded with the code that needs it (the terminal's and the team view's lazily).
+        output: { codeSplitting: { groups: RENDERER_CHUNKS } },
+      },
     },
   },
 });

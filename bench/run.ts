@@ -1,7 +1,10 @@
 /** `npm run bench`: every benchmark, one after another; figures printed and saved under bench/results/. */
 import { benchAgentsMemory } from './agents-memory.bench';
 import { benchBash } from './bash.bench';
+import { benchCostDashboard } from './cost-dashboard.bench';
 import { benchHarness } from './harness.bench';
+import { benchSessions } from './sessions.bench';
+import { benchStartup } from './startup.bench';
 import { benchTeamView } from './team-view.bench';
 import { benchTerminal } from './terminal.bench';
 import { benchUiStreaming, saveResult } from './ui-streaming.bench';
@@ -9,10 +12,13 @@ import { benchUiStreaming, saveResult } from './ui-streaming.bench';
 const benches: Record<string, () => Promise<{ name: string }>> = {
   'ui-streaming': benchUiStreaming,
   harness: benchHarness,
+  startup: benchStartup,
   bash: benchBash,
   terminal: benchTerminal,
   'agents-memory': benchAgentsMemory,
   'team-view': benchTeamView,
+  sessions: benchSessions,
+  'cost-dashboard': benchCostDashboard,
 };
 
 const only = process.argv.slice(2);

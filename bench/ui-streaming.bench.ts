@@ -61,9 +61,24 @@ export async function benchUiStreaming() {
     for (let i = 0; i < TABS; i++)
       await page.getByRole('button', { name: 'New session', exact: true }).click();
     await page.getByRole('button', { name: 'Side by side' }).click();
+    await page.getByRole('button', { name: 'Tile all open tabs' }).click();
     const panels = page.getByRole('tabpanel');
     await page.waitForFunction(`document.querySelectorAll('[role=tabpanel]').length === ${TABS}`);
 
+    // Where frames go, to open in Chromium's DevTools (build with CARAPACE_NO_MINIFY=1 for names):
+    // CARAPACE_BENCH_PROFILE=1 saves a CPU profile of the window while it streams, and
+    // CARAPACE_BENCH_TRACE=1 (or a comma-separated list of trace categories) a trace.
+    const profiler = process.env['CARAPACE_BENCH_PROFILE'] ? await page.context().newCDPSession(page) : null;
+    if (profiler) {
+      await profiler.send('Profiler.enable');
+      await profiler.send('Profiler.start');
+    }
+    if (process.env['CARAPACE_BENCH_TRACE'])
+      await browser.startTracing(page, {
+        categories: process.env['CARAPACE_BENCH_TRACE'].includes(',')
+          ? process.env['CARAPACE_BENCH_TRACE'].split(',')
+          : ['devtools.timeline', 'disabled-by-default-devtools.timeline'],
+      });
     await page.evaluate(START_FRAME_RECORDER);
     const started = Date.now();
     for (let i = 0; i < TABS; i++) {
@@ -80,9 +95,20 @@ export async function benchUiStreaming() {
     const result = await page.evaluate<{ frames: number[]; wsFrames: number; wsBytes: number }>(
       STOP_FRAME_RECORDER,
     );
+    const results = path.join(import.meta.dirname, 'results');
+    mkdirSync(results, { recursive: true });
+    if (process.env['CARAPACE_BENCH_TRACE'])
+      writeFileSync(path.join(results, 'ui-streaming.trace.json'), await browser.stopTracing());
+    if (profiler) {
+      const { profile } = await profiler.send('Profiler.stop');
+      writeFileSync(path.join(results, 'ui-streaming.cpuprofile'), JSON.stringify(profile));
+    }
     const complete = await page.locator('article.assistant.status-complete').count();
     const frames = summarize(result.frames);
     const longFrames = result.frames.filter((f) => f > 50).length;
+    // Frame times come in whole display frames (16.7 ms at 60 Hz, give or take 0.1): one past
+    // 1.5 frames means a frame was missed.
+    const missed = result.frames.filter((f) => f > 25).length;
     const deltaEvents = TABS * Math.ceil(REPLY_CHARS / CHUNK);
     return {
       name: 'ui-streaming',
@@ -91,6 +117,7 @@ export async function benchUiStreaming() {
       seconds: round(seconds, 2),
       frameMs: frames,
       framesOver50ms: longFrames,
+      framesMissedPercent: round((100 * missed) / Math.max(1, result.frames.length), 1),
       fps: round(result.frames.length / seconds),
       sseDeltasPerSecond: round(deltaEvents / seconds),
       ipcMessagesPerSecond: round(result.wsFrames / seconds),

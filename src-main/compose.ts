@@ -22,7 +22,13 @@ import { SessionManager } from './workspace/sessions';
 import { TabsStore } from './workspace/tabs';
 import { TerminalManager } from './workspace/terminals';
 import { PermissionBroker } from './workspace/permission-broker';
+import { BudgetService } from './workspace/budget-service';
+import { claudeCodeDirs, claudeCodeEnabled } from './harness/cost/claude-code';
+import { CostService } from './workspace/cost-service';
+import { exportTable } from './harness/cost/export';
 import { WorkspaceService } from './workspace/workspace-service';
+import { createMemoryService } from './workspace/memory-wiring';
+import { startTelemetry } from './harness/cost/otel';
 
 export interface CarapaceOptions {
   env: NodeJS.ProcessEnv;
@@ -72,6 +78,26 @@ export function createCarapace(options: CarapaceOptions): Carapace {
   );
   // Sessions tell the broker's listeners when a request arrives or is answered (the "waiting" badge).
   const broker = new PermissionBroker(hub, (sessionId) => sessions.waitingChanged(sessionId));
+  // The usage ledger (the cost dashboard's figures, the daily budgets' baseline), kept in memory.
+  const cost: CostService = new CostService({
+    carapaceHome: paths.home,
+    hub,
+    claudeCode: () => {
+      const dirs = claudeCodeDirs(options.env, homedir());
+      return { available: dirs.length > 0, enabled: claudeCodeEnabled(settings.current, dirs), dirs };
+    },
+    projectPath: (projectId) => projects.pathOf(projectId),
+    projectOfSession: (sessionId): string | null =>
+      sessions.has(sessionId) ? sessions.projectOf(sessionId) : null,
+    exportTable,
+  });
+  // Budgets: limits from the user settings and the managed policy; paused sessions wait as Inbox items.
+  const budgets = new BudgetService({
+    hub,
+    locations: { home: paths.home, policyFile: managedSettingsFile(options.env) },
+    daySource: cost,
+    onWaitingChanged: (sessionId) => sessions.waitingChanged(sessionId),
+  });
   const trust = new TrustStore(trustFile(paths.home));
   const permissionLocations = (projectRoot: string) => ({
     home: paths.home,
@@ -93,6 +119,7 @@ export function createCarapace(options: CarapaceOptions): Carapace {
     maxRetries: retriesFrom(options.env),
     permissionLocations,
     broker,
+    budgets,
     sandbox,
     agentCatalog: (projectRoot, report) =>
       createAgentCatalog({ projectRoot, home: homedir(), carapaceHome: paths.home, onProblems: report }),
@@ -101,6 +128,27 @@ export function createCarapace(options: CarapaceOptions): Carapace {
   const terminals = new TerminalManager(hub, { env: options.env });
   const workspace = new WorkspaceService(projects, sessions, new TabsStore(projectDir), hub);
   settings.onDidChange((view) => hub.emit('settings.changed', { settings: view }));
+  const memory = createMemoryService({
+    env: options.env,
+    carapaceHome: paths.home,
+    homeDir: homedir(),
+    policyFile: managedSettingsFile(options.env),
+    projects,
+    sessions,
+    hub,
+    logger: options.logger,
+    models,
+    openProjectIds: () => workspace.openProjects().map((p) => p.project.id),
+    defaultModel: () =>
+      settings.demoOnly ? DEMO_MODEL_ID : (settings.current.model ?? DEFAULT_CLAUDE_MODEL),
+  });
+
+  // Optional OpenTelemetry export of cost and tokens (CARAPACE_ENABLE_TELEMETRY=1 and an endpoint);
+  // otherwise nothing is loaded. A failure to start it is logged, never fatal.
+  const telemetry = startTelemetry(options.env).catch((error: unknown) => {
+    options.logger.warn(`OpenTelemetry export not started: ${(error as Error).message}`);
+    return null;
+  });
 
   const services: Services = {
     version: options.version,
@@ -112,10 +160,13 @@ export function createCarapace(options: CarapaceOptions): Carapace {
     models: { list: () => [DEMO_MODEL, ...CLAUDE_MODELS] },
     folderPicker: options.folderPicker ?? null,
     broker,
+    budgets,
+    cost,
     permissionLocations,
     trust,
     sandboxStatus: () => sandbox.status(),
     terminals,
+    memory,
   };
   return {
     services,
@@ -123,7 +174,10 @@ export function createCarapace(options: CarapaceOptions): Carapace {
     hub,
     async shutdown() {
       terminals.closeAll();
+      memory.dispose();
+      cost.dispose();
       await sessions.shutdown();
+      await (await telemetry)?.shutdown();
       await sandbox.close();
       hub.dispose();
       if (demo instanceof DemoModelClient) await demo.close();

@@ -1,4 +1,10 @@
-import { expect, newSessionTab, test } from '../fixtures/test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect as baseExpect, test as baseTest } from '@playwright/test';
+import { startScriptedApi } from '../../src-main/devtools/scripted-api/server';
+import { startServe, tempProject } from '../fixtures/serve';
+import { expect, newSessionTab, send, test } from '../fixtures/test';
 
 const fast = { 'retry-after-ms': '20' };
 
@@ -38,6 +44,16 @@ test.use({
           dropAfterEvents: 6,
         },
       },
+      // Overloaded through every attempt of the first turn (1 + 2 retries), then answered.
+      {
+        when: { lastUserText: 'please retry me' },
+        times: 3,
+        reply: { error: { status: 529, type: 'overloaded_error', message: 'Overloaded', headers: fast } },
+      },
+      {
+        when: { lastUserText: 'please retry me' },
+        reply: { content: [{ type: 'text', text: 'Answered on the second try.' }] },
+      },
       {
         when: { lastUserText: 'healthy' },
         reply: {
@@ -57,6 +73,7 @@ test('API errors show a readable message in their own tab; other tabs are unaffe
   const prompts = ['healthy', 'trigger 401', 'trigger 429', 'trigger 529', 'trigger drop'];
   for (let i = 0; i < prompts.length; i++) await newSessionTab(page);
   await page.getByRole('button', { name: 'Side by side' }).click();
+  await page.getByRole('button', { name: 'Tile all open tabs' }).click();
   const panels = page.getByRole('tabpanel');
   await expect(panels).toHaveCount(prompts.length);
   for (let i = 0; i < prompts.length; i++) {
@@ -96,3 +113,94 @@ test('API errors show a readable message in their own tab; other tabs are unaffe
   await expect(page.getByRole('tabpanel')).toHaveCount(1);
   await expect(page.getByTestId('session-state')).toHaveText('error');
 });
+
+test('a 529 turn offers Retry: its retry notices are one line, and Retry answers without repeating the message', async ({
+  app: page,
+  api,
+}, testInfo) => {
+  await newSessionTab(page);
+  await send(page, 'please retry me');
+  const log = page.getByRole('log', { name: 'Transcript' });
+  await expect(log.getByRole('alert')).toContainText('API overloaded (HTTP 529)');
+  // Two retries, one line: the last attempt's words.
+  const retries = log.locator('.notice[data-code="retry"]');
+  await expect(retries).toHaveCount(1);
+  await expect(retries).toContainText('attempt 2 of 2');
+  const failure = log.getByRole('group', { name: 'Reply failed' });
+  await expect(failure).toContainText('The reply failed');
+  const retry = failure.getByRole('button', { name: 'Retry' });
+  await expect(retry).toBeVisible();
+  await page.screenshot({ path: testInfo.outputPath('turn-failed-retry.png') });
+
+  await retry.click();
+  await expect(log).toContainText('Answered on the second try.');
+  await expect(failure).toHaveCount(0);
+  // The person's message is shown once, and the retried request carried it once.
+  await expect(log.getByRole('article', { name: 'You' })).toHaveCount(1);
+  const last = api.requests.at(-1)?.body as { messages: { role: string }[] };
+  expect(last.messages.map((m) => m.role)).toEqual(['user']);
+  await expect(page.getByRole('tab').first()).not.toHaveAttribute('data-badge', 'error');
+});
+
+baseTest(
+  'a reply the app died in (serve killed with SIGKILL) comes back interrupted with Retry after a restart',
+  async ({ page }) => {
+    baseTest.setTimeout(90_000);
+    const story = `Once upon a time ${'there was a long story that went on and on, '.repeat(30)}THE END`;
+    const api = await startScriptedApi({
+      scenario: {
+        steps: [
+          {
+            when: { lastUserText: 'tell me a story' },
+            reply: { content: [{ type: 'text', text: story }], chunkChars: 4, delayMs: 40 },
+          },
+          {
+            when: { lastUserText: 'tell me a story' },
+            reply: { content: [{ type: 'text', text: 'A short story instead.' }] },
+          },
+        ],
+      },
+    });
+    const home = mkdtempSync(path.join(tmpdir(), 'carapace-home-'));
+    const project = tempProject();
+    const env = { ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: 'test-key', CARAPACE_MAX_RETRIES: '2' };
+    let serve = await startServe({ home, project, env });
+    try {
+      await page.goto(serve.url);
+      await page.getByRole('button', { name: 'New session', exact: true }).click();
+      await send(page, 'tell me a story');
+      const log = page.getByRole('log', { name: 'Transcript' });
+      await baseExpect(log).toContainText('there was a long story');
+      // Long enough for what streamed to be on disk (pieces are written every 200 ms).
+      await page.waitForTimeout(600);
+      const shown = (await log.getByRole('article', { name: 'Assistant' }).innerText()).length;
+      const exited = new Promise((resolve) => serve.child.once('exit', resolve));
+      serve.child.kill('SIGKILL');
+      await exited;
+
+      serve = await startServe({ home, project, env });
+      await page.goto(serve.url);
+      const reply = log.getByRole('article', { name: 'Assistant' });
+      await baseExpect(reply).toContainText('Once upon a time there was a long story', { timeout: 20_000 });
+      await baseExpect(reply).toHaveAttribute('data-status', 'interrupted');
+      expect((await reply.innerText()).length).toBeGreaterThan(shown / 2);
+      const failure = log.getByRole('group', { name: 'Reply failed' });
+      await baseExpect(failure).toContainText('Stopped — the app closed before the reply finished.');
+
+      // The keyboard way: Alt+R from the message box.
+      await page.getByRole('tabpanel').getByRole('textbox', { name: 'Message' }).focus();
+      await page.keyboard.press('Alt+r');
+      await baseExpect(log).toContainText('A short story instead.');
+      await baseExpect(failure).toHaveCount(0);
+      await baseExpect(log.getByRole('article', { name: 'You' })).toHaveCount(1);
+      // Asked afresh from the person's message, not from the half story.
+      const last = api.requests.at(-1)?.body as { messages: { role: string }[] };
+      expect(last.messages.map((m) => m.role)).toEqual(['user']);
+    } finally {
+      await serve.stop();
+      await api.close();
+      rmSync(home, { recursive: true, force: true });
+      rmSync(project, { recursive: true, force: true });
+    }
+  },
+);

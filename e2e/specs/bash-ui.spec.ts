@@ -40,6 +40,19 @@ test.use({
         },
       },
       {
+        when: { lastUserText: 'count slowly' },
+        reply: {
+          content: [
+            use('cnt', 'Bash', {
+              command: 'for i in 1 2 3 4 5; do echo "line $i"; sleep 0.3; done',
+              description: 'Count to five',
+            }),
+          ],
+          stop_reason: 'tool_use',
+        },
+      },
+      { when: { lastUserText: 'line 5' }, reply: { content: [{ type: 'text', text: 'Counted.' }] } },
+      {
         when: { lastUserText: 'Started in the background' },
         reply: { content: [{ type: 'text', text: 'Running.' }] },
       },
@@ -67,6 +80,48 @@ test('a run of read and search calls folds into one line that expands; no sandbo
   await expect(bashCard).toContainText('cat b.txt');
   await expect(panel.locator('.tool-card')).toHaveCount(3);
   await expect(app.getByRole('status', { name: 'Sandbox' })).toHaveCount(0);
+});
+
+test('a running Bash card shows its command and live output, folds when done, and its time leaves out the approval wait', async ({
+  app,
+  project,
+  serve,
+}) => {
+  // Outside the sandbox: the card is under test here, not the sandbox's start-up time.
+  mkdirSync(path.join(project, '.claude'));
+  writeFileSync(
+    path.join(project, '.claude', 'settings.json'),
+    JSON.stringify({ sandbox: { enabled: false } }),
+  );
+  trustFolder(serve.home, project);
+  await app.reload();
+  await newSessionTab(app);
+  await send(app, 'count slowly');
+  const prompt = app.getByRole('dialog', { name: 'Permission request' });
+  await expect(prompt).toBeVisible();
+  // The person takes 2 s to decide.
+  await app.waitForTimeout(2000);
+  await prompt.getByRole('button', { name: 'Allow once' }).click();
+  const card = app.getByRole('log', { name: 'Transcript' }).locator('.tool-card[data-tool="Bash"]');
+  // Running: open on the command and the output so far.
+  await expect(card.locator('.tool-live')).toContainText('line 2');
+  await expect(card).toHaveAttribute('data-state', 'running');
+  await expect(card).toHaveJSProperty('open', true);
+  await expect(card.getByLabel('Command')).toContainText('for i in 1 2 3 4 5');
+  // Done: folded to its line, which says how it ended and how long it ran.
+  await expect(card).toHaveAttribute('data-state', 'done');
+  await expect(card).toHaveJSProperty('open', false);
+  await expect(card.locator('.tool-detail')).toHaveText('exit 0');
+  const took = (await card.locator('.tool-duration').innerText()).trim();
+  const seconds = took.endsWith(' ms') ? Number.parseFloat(took) / 1000 : Number.parseFloat(took);
+  // About 1.5 s of running; with the 2 s wait it would be over 3.5 s.
+  expect(seconds).toBeGreaterThan(1);
+  expect(seconds).toBeLessThan(3);
+  await expect(app.getByRole('log', { name: 'Transcript' })).toContainText('Counted.');
+  // The person can still open it.
+  await card.locator('summary').first().click();
+  await expect(card).toHaveJSProperty('open', true);
+  await expect(card.locator('.tool-output')).toContainText('line 5');
 });
 
 test('a background command is listed with live output, a Stop button, and ends stopped', async ({

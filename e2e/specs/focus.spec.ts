@@ -1,5 +1,5 @@
-import type { Page } from '@playwright/test';
 import { expect, newSessionTab, test } from '../fixtures/test';
+import { delayServer } from '../fixtures/delay-server';
 
 const words = (n: number) => Array.from({ length: n }, (_, i) => `word-${i}`).join(' ');
 
@@ -14,22 +14,6 @@ test.use({
     ],
   },
 });
-
-/**
- * Holds back every message from the server by `delay.ms` (in order), as a slow or loaded main
- * process would, so the window cannot lean on the server's answer to a tab switch.
- */
-async function delayServer(page: Page, delay: { ms: number }) {
-  await page.routeWebSocket(/\/ws/, (ws) => {
-    const server = ws.connectToServer();
-    let last = Promise.resolve();
-    server.onMessage((message) => {
-      const wait = delay.ms;
-      last = last.then(() => new Promise((r) => setTimeout(r, wait))).then(() => ws.send(message));
-    });
-    ws.onMessage((message) => server.send(message));
-  });
-}
 
 test('typing right after a tab switch lands in the session on screen, however slow the server', async ({
   page,
@@ -84,6 +68,25 @@ test('typing right after a tab switch lands in the session on screen, however sl
   expect(
     await box.evaluate((el: HTMLTextAreaElement) => el.value.slice(el.selectionStart, el.selectionEnd)),
   ).toBe('first');
+
+  // Ctrl+Tab / Ctrl+Shift+Tab and Ctrl+PageDown / Ctrl+PageUp (for a browser, which keeps Ctrl+Tab)
+  // cycle the tabs, wrapping at the ends, as at once as a click: typing straight after lands on screen.
+  await page.keyboard.press('End');
+  delay.ms = 1500;
+  const cycle = [
+    ['Control+Tab', second, 'hello second', ' tab'],
+    ['Control+Tab', first, 'hello first', ' wrapped'],
+    ['Control+PageUp', second, 'hello second tab', ' up'],
+    ['Control+PageDown', first, 'hello first wrapped', ' down'],
+    ['Control+Shift+Tab', second, 'hello second tab up', ' back'],
+  ] as const;
+  for (const [keys, tab, draft, typed] of cycle) {
+    await page.keyboard.press(keys);
+    await page.keyboard.type(typed);
+    await expect(tab).toHaveAttribute('aria-selected', 'true', { timeout: 500 });
+    await expect(box).toHaveValue(draft + typed);
+    await expect(box).toBeFocused();
+  }
 });
 
 test('Esc stops the visible session wherever the cursor is', async ({ app: page }) => {

@@ -1,3 +1,4 @@
+import { delayServer } from '../fixtures/delay-server';
 import { expect, newSessionTab, test } from '../fixtures/test';
 import type { Page } from '@playwright/test';
 
@@ -43,6 +44,22 @@ test('the terminal panel runs echo and shows the output; it survives a reload wi
   await expect(again.locator('.xterm-rows')).toContainText('hello-42');
   await run(app, again, 'echo "after-$((1+1))"');
   await expect(again.locator('.xterm-rows')).toContainText('after-2');
+});
+
+test('keys typed the moment the terminal opens, before the slow server has attached the shell, all arrive', async ({
+  app,
+}) => {
+  const delay = { ms: 0 };
+  await delayServer(app, delay);
+  await app.reload();
+  await newSessionTab(app);
+  await useDomRenderer(app);
+  // The panel shows (and takes the keys) at once; the shell's id comes a second later.
+  delay.ms = 1000;
+  await app.getByRole('tabpanel').getByRole('button', { name: 'Terminal' }).click();
+  const panel = app.getByRole('region', { name: 'Terminal' });
+  await run(app, panel, 'echo "early-$((5*5))"');
+  await expect(panel.locator('.xterm-rows')).toContainText('early-25', { timeout: 15_000 });
 });
 
 test('a flood (yes) leaves the window usable; Ctrl+C gets through; Close ends the shell', async ({ app }) => {

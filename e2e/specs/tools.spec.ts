@@ -122,10 +122,13 @@ test('Stop interrupts a running command; its card says so and the session is usa
   const card = page.getByRole('log').locator('[data-tool="Bash"]');
   await expect(card).toHaveAttribute('data-state', 'running');
   await expect(card.locator(':scope > summary')).toContainText('Wait half a minute');
-  await card.locator(':scope > summary').click();
+  // A running Bash card is open on its command and live output without a click.
+  await expect(card).toHaveJSProperty('open', true);
   await expect(card.locator('.tool-output')).toContainText('started');
   await page.getByRole('button', { name: 'Stop' }).click();
   await expect(card).toHaveAttribute('data-state', 'error');
+  // Stopped is a failure: the card stays open on what happened.
+  await expect(card).toHaveJSProperty('open', true);
   await expect(card.locator('.tool-output')).toContainText('Interrupted');
   await expect(page.getByTestId('session-state')).toHaveText('idle');
   await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();

@@ -7,11 +7,13 @@ test.use({
   scenario: {
     steps: ['alpha', 'beta', 'gamma'].map((name) => ({
       when: { lastUserText: name },
-      // About 4 seconds of streaming each, so the three replies overlap.
+      // Each reply stops after its first piece ("Reply to <name>: ") until the test opens the gate, so
+      // the three are mid-stream together however long typing the three messages takes.
       reply: {
         content: [{ type: 'text' as const, text: `Reply to ${name}: ${words(name, 80)} END-${name}` }],
-        chunkChars: 8,
-        delayMs: 25,
+        chunkChars: 16,
+        delayMs: 10,
+        hold: { afterEvents: 4, gate: 'all-started' },
       },
     })),
   },
@@ -33,8 +35,9 @@ test('three tabs stream at once; tabs rename, close and survive a reload', async
   for (let i = 0; i < 3; i++) await newSessionTab(page);
   await expect(page.getByRole('tablist').getByRole('tab')).toHaveCount(3);
 
-  // Side by side: one panel per open session, each with its own composer.
+  // Side by side, every open session tiled: one panel each, each with its own composer.
   await page.getByRole('button', { name: 'Side by side' }).click();
+  await page.getByRole('button', { name: 'Tile all open tabs' }).click();
   const panels = page.getByRole('tabpanel');
   await expect(panels).toHaveCount(3);
   const names = ['alpha', 'beta', 'gamma'];
@@ -53,6 +56,7 @@ test('three tabs stream at once; tabs rename, close and survive a reload', async
     );
   }
   expect(api.requests).toHaveLength(3);
+  api.release('all-started');
 
   for (let i = 0; i < 3; i++) {
     await expect(panels.nth(i).getByRole('log')).toContainText(`END-${names[i]}`, { timeout: 20_000 });

@@ -1,5 +1,8 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { BrowserWindow, screen, shell } from 'electron';
+import { outsideUrl } from './external-links';
 import { APP_ORIGIN } from './ipc-channels';
 import { loadWindowBounds, saveWindowBounds, visibleOn } from './window-state';
 
@@ -15,6 +18,17 @@ export function isTrustedRendererUrl(url: string, devServerUrl: string | null): 
   return devServerUrl !== null && url.startsWith(devServerUrl);
 }
 
+/**
+ * The app icon the build copies next to the main bundle (resources.vite.ts: out/main/icons; modules
+ * may sit in out/main or out/main/chunks). Undefined (Electron's default icon) when it is missing.
+ */
+export function appIconPath(here = path.dirname(fileURLToPath(import.meta.url))): string | undefined {
+  return [
+    path.join(here, 'icons', 'carapace-512.png'),
+    path.join(here, '..', 'icons', 'carapace-512.png'),
+  ].find((p) => existsSync(p));
+}
+
 /** The main window: isolated, sandboxed, no Node, no navigation away, no pop-ups, bounds remembered. */
 export function createMainWindow(options: WindowOptions): BrowserWindow {
   const saved = loadWindowBounds(options.boundsFile);
@@ -26,6 +40,7 @@ export function createMainWindow(options: WindowOptions): BrowserWindow {
     )
       ? saved
       : null;
+  const icon = appIconPath();
   const win = new BrowserWindow({
     width: usable?.width ?? 1280,
     height: usable?.height ?? 820,
@@ -34,6 +49,7 @@ export function createMainWindow(options: WindowOptions): BrowserWindow {
     minHeight: 420,
     show: false,
     title: 'Carapace',
+    ...(icon ? { icon } : {}),
     webPreferences: {
       preload: options.preload,
       contextIsolation: true,
@@ -54,8 +70,9 @@ export function createMainWindow(options: WindowOptions): BrowserWindow {
     if (!isTrustedRendererUrl(url, options.devServerUrl)) event.preventDefault();
   });
   contents.setWindowOpenHandler(({ url }) => {
-    // Links in transcripts open in the user's browser, never in an Electron window.
-    if (/^https?:\/\//.test(url)) void shell.openExternal(url);
+    // Links in transcripts open in the user's browser (or mail program), never in an Electron window.
+    const outside = outsideUrl(url);
+    if (outside !== null) void shell.openExternal(outside);
     return { action: 'deny' };
   });
   contents.on('will-attach-webview', (event) => event.preventDefault());

@@ -25,4 +25,29 @@ describe('carapace arguments', () => {
     expect(() => parseArgs(['serve', '--port', 'abc'])).toThrow(/--port must be/);
     expect(() => parseArgs(['serve', '--project'])).toThrow(/needs a value/);
   });
+
+  it('says what node:util parseArgs refused, in the same typed error', () => {
+    const refused = (args: string[]) => {
+      try {
+        parseArgs(args);
+      } catch (error) {
+        expect(error).toBeInstanceOf(UsageError);
+        return (error as Error).message;
+      }
+      return 'accepted';
+    };
+    expect(refused(['serve', '--project', '--port', '3'])).toBe(
+      '--project needs a value (for one starting with "-", write --project=--port).',
+    );
+    expect(refused(['serve', 'extra'])).toBe('Unexpected argument "extra" for serve.');
+    expect(refused(['serve', '--port='])).toBe('--port must be 0–65535, not "".');
+    expect(refused(['scripted-api', '--port', '1'])).toBe('scripted-api needs --scenario FILE.');
+    expect(refused(['scripted-api', '--scenario'])).toBe('--scenario needs a value.');
+    expect(refused(['scripted-api', '--nope'])).toBe('Unknown option "--nope" for scripted-api.');
+    expect(parseArgs(['scripted-api', '--scenario=s.json', '--port', '9'])).toEqual({
+      kind: 'scripted-api',
+      scenario: 's.json',
+      port: 9,
+    });
+  });
 });

@@ -1,11 +1,7 @@
-/** A small, strict argument parser: unknown flags are errors, not silently ignored. */
+import { parseStrict, UsageError } from './strict-options';
 
-export class UsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'UsageError';
-  }
-}
+/** The carapace command line: which command, and its flags (node's strict parseArgs). */
+export { UsageError };
 
 export type Command =
   | { kind: 'help' }
@@ -13,7 +9,8 @@ export type Command =
   | { kind: 'desktop' }
   | { kind: 'serve'; port: number | null; host: string; project: string | null }
   | { kind: 'scripted-api'; scenario: string; port: number }
-  | { kind: 'print'; argv: string[] };
+  | { kind: 'print'; argv: string[] }
+  | { kind: 'usage'; argv: string[] };
 
 export const USAGE = `Usage:
   carapace                         open the desktop app (serve mode where Electron is missing)
@@ -21,56 +18,52 @@ export const USAGE = `Usage:
                                    serve the workspace to a browser (--port 0 picks a free port)
   carapace -p PROMPT [--output-format text|json|stream-json] [--model M] [--fallback-model M]
            [--max-turns N] [--permission-mode MODE] [--allowedTools LIST] [--disallowedTools LIST]
-           [--resume ID | --continue] [--append-system-prompt TEXT] [--verbose]
+           [--resume ID | --continue] [--append-system-prompt TEXT] [--token-budget N]
+           [--coordinator] [--verbose]
                                    run one headless turn in this folder and print the result
+  carapace usage [daily|monthly|session] [--since YYYY-MM-DD] [--until YYYY-MM-DD] [--json]
+           [--project DIR] [--source carapace|claude-code|all]
+                                   print spend and tokens (the cost dashboard's figures)
   carapace scripted-api --scenario FILE [--port N]
                                    run the scripted Messages API (for tests and demos)
   carapace --help | --version`;
 
-function takeValue(args: readonly string[], i: number, flag: string): string {
-  const value = args[i + 1];
-  if (value === undefined || value.startsWith('--')) throw new UsageError(`${flag} needs a value.`);
-  return value;
-}
-
 function parsePort(text: string): number {
   const port = Number(text);
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
+  if (text.trim() === '' || !Number.isInteger(port) || port < 0 || port > 65535)
     throw new UsageError(`--port must be 0–65535, not "${text}".`);
   return port;
 }
 
-/** Splits `--flag value` and `--flag=value` pairs; unknown flags are the caller's to refuse. */
-function flagPairs(args: readonly string[]): [string, () => string][] {
-  const pairs: [string, () => string][] = [];
-  for (let i = 0; i < args.length; i++) {
-    const flag = args[i] ?? '';
-    const eq = flag.startsWith('--') ? flag.indexOf('=') : -1;
-    if (eq > 0) {
-      const value = flag.slice(eq + 1);
-      pairs.push([flag.slice(0, eq), () => value]);
-    } else {
-      const at = i;
-      const next = args[i + 1];
-      if (next !== undefined && !next.startsWith('--')) i++;
-      pairs.push([flag, () => takeValue(args, at, flag)]);
-    }
-  }
-  return pairs;
-}
-
 function parseScriptedApi(args: readonly string[]): Command {
-  let scenario: string | null = null;
-  let port = 0;
-  for (const [name, value] of flagPairs(args)) {
-    if (name === '--scenario') scenario = value();
-    else if (name === '--port') port = parsePort(value());
-    else throw new UsageError(`Unknown option "${name}" for scripted-api.`);
-  }
-  if (scenario === null) throw new UsageError('scripted-api needs --scenario FILE.');
-  return { kind: 'scripted-api', scenario, port };
+  const { values } = parseStrict(
+    args,
+    { scenario: { type: 'string' }, port: { type: 'string' } },
+    { command: 'scripted-api', positionals: false },
+  );
+  if (values.scenario === undefined) throw new UsageError('scripted-api needs --scenario FILE.');
+  return {
+    kind: 'scripted-api',
+    scenario: values.scenario,
+    port: values.port === undefined ? 0 : parsePort(values.port),
+  };
 }
 
+function parseServe(args: readonly string[]): Command {
+  const { values } = parseStrict(
+    args,
+    { port: { type: 'string' }, host: { type: 'string' }, project: { type: 'string' } },
+    { command: 'serve', positionals: false },
+  );
+  return {
+    kind: 'serve',
+    port: values.port === undefined ? null : parsePort(values.port),
+    host: values.host ?? '127.0.0.1',
+    project: values.project ?? null,
+  };
+}
+
+/** Picks the command; `-p` hands its whole argument list to parsePrintArgs (loaded only then). */
 export function parseArgs(argv: readonly string[]): Command {
   const args = [...argv];
   if (args.length === 0 || args[0] === 'desktop') return { kind: 'desktop' };
@@ -78,18 +71,8 @@ export function parseArgs(argv: readonly string[]): Command {
   if (args.includes('--help') || args.includes('-h')) return { kind: 'help' };
   if (args.includes('--version') || args.includes('-v')) return { kind: 'version' };
   if (args[0] === 'scripted-api') return parseScriptedApi(args.slice(1));
-  if (args[0] !== 'serve') throw new UsageError(`Unknown command "${args[0] ?? ''}".`);
-  const command: Extract<Command, { kind: 'serve' }> = {
-    kind: 'serve',
-    port: null,
-    host: '127.0.0.1',
-    project: null,
-  };
-  for (const [name, value] of flagPairs(args.slice(1))) {
-    if (name === '--port') command.port = parsePort(value());
-    else if (name === '--host') command.host = value();
-    else if (name === '--project') command.project = value();
-    else throw new UsageError(`Unknown option "${name}" for serve.`);
-  }
-  return command;
+  // Its own options are parsed by usage-args.ts, loaded only when it runs.
+  if (args[0] === 'usage') return { kind: 'usage', argv: args.slice(1) };
+  if (args[0] === 'serve') return parseServe(args.slice(1));
+  throw new UsageError(`Unknown command "${args[0] ?? ''}".`);
 }

@@ -78,6 +78,18 @@ async function main(argv: string[]): Promise<number> {
         cwd: process.cwd(),
       });
     }
+    case 'usage': {
+      const [{ parseUsageArgs }, { runUsage }] = await Promise.all([
+        import('./usage-args'),
+        import('./usage-command'),
+      ]);
+      return runUsage(parseUsageArgs(command.argv), {
+        stdout: process.stdout,
+        stderr: process.stderr,
+        env: process.env,
+        cwd: process.cwd(),
+      });
+    }
     case 'scripted-api': {
       const [{ loadScenarioFile }, { startScriptedApi }] = await Promise.all([
         import('../devtools/scripted-api/scenario'),

@@ -1,5 +1,5 @@
 import { PermissionMode } from '@shared/domain/permissions';
-import { UsageError } from './args';
+import { parseStrict, UsageError, type OptionSpecs } from './strict-options';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
 
@@ -21,23 +21,30 @@ export interface PrintOptions {
   tokenBudget: number | null;
   /** A coordinator session: the model leads a team of workers (new sessions only). */
   coordinator: boolean;
+  /** Stop before the next model call once this run has spent this much (USD). */
+  maxBudgetUsd: number | null;
 }
 
-const VALUE_FLAGS = new Set([
-  '--output-format',
-  '--model',
-  '--fallback-model',
-  '--max-turns',
-  '--permission-mode',
-  '--allowedTools',
-  '--allowed-tools',
-  '--disallowedTools',
-  '--disallowed-tools',
-  '--resume',
-  '-r',
-  '--append-system-prompt',
-  '--token-budget',
-]);
+/** The flags `-p` takes, in node's parseArgs terms; both spellings of the tool lists, as claude. */
+const PRINT_OPTIONS = {
+  print: { type: 'boolean', short: 'p' },
+  'output-format': { type: 'string' },
+  model: { type: 'string' },
+  'fallback-model': { type: 'string' },
+  'max-turns': { type: 'string' },
+  'permission-mode': { type: 'string' },
+  allowedTools: { type: 'string', multiple: true },
+  'allowed-tools': { type: 'string', multiple: true },
+  disallowedTools: { type: 'string', multiple: true },
+  'disallowed-tools': { type: 'string', multiple: true },
+  resume: { type: 'string', short: 'r' },
+  continue: { type: 'boolean', short: 'c' },
+  'append-system-prompt': { type: 'string' },
+  verbose: { type: 'boolean' },
+  'token-budget': { type: 'string' },
+  coordinator: { type: 'boolean' },
+  'max-budget-usd': { type: 'string' },
+} as const satisfies OptionSpecs;
 
 function positiveInt(flag: string, text: string): number {
   const n = Number(text);
@@ -67,54 +74,52 @@ export function parsePrintArgs(argv: readonly string[]): PrintOptions {
     verbose: false,
     tokenBudget: null,
     coordinator: false,
+    maxBudgetUsd: null,
   };
+  const { tokens } = parseStrict(argv, PRINT_OPTIONS, { command: '-p', positionals: true });
   const positional: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const raw = argv[i] ?? '';
-    const eq = raw.startsWith('--') ? raw.indexOf('=') : -1;
-    const flag = eq > 0 ? raw.slice(0, eq) : raw;
-    if (flag === '-p' || flag === '--print') continue;
-    if (flag === '--coordinator') {
-      o.coordinator = true;
-      continue;
-    }
-    if (flag === '--verbose') {
-      o.verbose = true;
-      continue;
-    }
-    if (flag === '--continue' || flag === '-c') {
-      o.continue = true;
-      continue;
-    }
-    if (!VALUE_FLAGS.has(flag)) {
-      if (flag.startsWith('-') && flag !== '-') throw new UsageError(`Unknown option "${flag}" for -p.`);
-      positional.push(raw);
-      continue;
-    }
-    let value: string;
-    if (eq > 0) value = raw.slice(eq + 1);
-    else {
-      const next = argv[i + 1];
-      if (next === undefined) throw new UsageError(`${flag} needs a value.`);
-      value = next;
-      i++;
-    }
-    switch (flag) {
-      case '--output-format':
+  // In command-line order, so repeated tool lists keep their order across both spellings.
+  for (const token of tokens) {
+    if (token.kind === 'positional') positional.push(token.value);
+    if (token.kind !== 'option') continue;
+    const flag = token.rawName;
+    const value = token.value ?? '';
+    switch (token.name) {
+      case 'coordinator':
+        o.coordinator = true;
+        break;
+      case 'verbose':
+        o.verbose = true;
+        break;
+      case 'continue':
+        o.continue = true;
+        break;
+      case 'output-format':
         if (value !== 'text' && value !== 'json' && value !== 'stream-json')
           throw new UsageError(`--output-format must be text, json or stream-json, not "${value}".`);
         o.outputFormat = value;
         break;
-      case '--model':
+      case 'model':
         o.model = value;
         break;
-      case '--fallback-model':
+      case 'fallback-model':
         o.fallbackModel = value;
         break;
-      case '--max-turns':
+      case 'max-turns':
         o.maxTurns = positiveInt(flag, value);
         break;
-      case '--permission-mode': {
+      case 'max-budget-usd': {
+        // Plain decimals only: Number() also takes 0x10 ($16), 0b11, 1e3 and ' 2 ', which no one
+        // means as an amount; below a micro-dollar the limit would round to $0.
+        const usd = Number(value);
+        if (!/^\d+(\.\d+)?$/.test(value) || usd < 0.000001 || usd > 1_000_000)
+          throw new UsageError(
+            `--max-budget-usd must be an amount in USD above 0, such as 0.50, not "${value}".`,
+          );
+        o.maxBudgetUsd = usd;
+        break;
+      }
+      case 'permission-mode': {
         const mode = PermissionMode.safeParse(value);
         if (!mode.success)
           throw new UsageError(
@@ -123,22 +128,21 @@ export function parsePrintArgs(argv: readonly string[]): PrintOptions {
         o.permissionMode = mode.data;
         break;
       }
-      case '--allowedTools':
-      case '--allowed-tools':
+      case 'allowedTools':
+      case 'allowed-tools':
         o.allowedTools.push(...toolList(value));
         break;
-      case '--disallowedTools':
-      case '--disallowed-tools':
+      case 'disallowedTools':
+      case 'disallowed-tools':
         o.disallowedTools.push(...toolList(value));
         break;
-      case '--resume':
-      case '-r':
+      case 'resume':
         o.resume = value;
         break;
-      case '--append-system-prompt':
+      case 'append-system-prompt':
         o.appendSystemPrompt = value;
         break;
-      case '--token-budget':
+      case 'token-budget':
         o.tokenBudget = positiveInt(flag, value);
         break;
     }

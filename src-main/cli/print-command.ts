@@ -24,6 +24,8 @@ import { SessionIndex } from '../workspace/session-index';
 import { UsageError } from './args';
 import type { PrintOptions } from './print-args';
 import { createRuntime } from '../harness/runtime/create-runtime';
+import { printBudget } from './print-budget';
+import { startTelemetry } from '../harness/cost/otel';
 import { resultObject, streamLine } from './print-output';
 
 const COORDINATOR_TOOLS = ['TeamCreate', 'TeamDelete', 'SendMessage', 'SyntheticOutput'];
@@ -139,14 +141,30 @@ export async function runPrint(o: PrintOptions, io: PrintIo): Promise<number> {
   const home = io.env['HOME'] ?? homedir();
   const toolEnv = sanitizeEnv(io.env);
   const sandbox = new SandboxService({ bwrapPath: io.env['CARAPACE_BWRAP'] });
-  if (sources.sandbox.enabled) {
-    const status = await sandbox.status();
-    if (!status.available)
-      io.stderr.write(
-        `carapace: Bash runs without the OS sandbox (${status.reason ?? 'unknown reason'}); commands that are not read-only need approval.\n`,
-      );
-  }
+  // The probe (loading the sandbox runtime, a sandboxed `true`: 0.1–0.5 s) is not on the way to the
+  // first request: it starts at the first permission decision, which waits for it
+  // (create-runtime.ts), so what the sandbox allows is decided with its real status.
+  if (sources.sandbox.enabled)
+    void sandbox.checkWhenNeeded().then((status) => {
+      if (!status.available)
+        io.stderr.write(
+          `carapace: Bash runs without the OS sandbox (${status.reason ?? 'unknown reason'}); commands that are not read-only need approval.\n`,
+        );
+    });
+  // Spending limits: --max-budget-usd and the settings' budgets. Nobody can be asked to allow more
+  // here, so reaching one ends the run (result subtype error_max_budget_usd).
+  const budget = printBudget({
+    sessionId: session.id,
+    projectRoot,
+    locations,
+    maxBudgetUsd: o.maxBudgetUsd,
+    carapaceHome: paths.home,
+    spentBefore: () => runtime.engine.cost.snapshot().totalCostMicros,
+    log: (line) => runtime.engine.appendLine(line),
+    stderr: (text) => io.stderr.write(`carapace: ${text}\n`),
+  });
   const runtime = createRuntime({
+    budget,
     sessionId: session.id,
     projectRoot,
     transcriptFile: session.file,
@@ -175,6 +193,8 @@ export async function runPrint(o: PrintOptions, io: PrintIo): Promise<number> {
     }),
     // The run waits for its workers: the process would otherwise end under them.
     coordinator: coordinator ? { waitForTeam: true } : undefined,
+    // The process ends with the run: a consolidation started now would be killed at exit.
+    autoDream: false,
   });
   for (const problem of runtime.team?.problems ?? []) io.stderr.write(`carapace: team: ${problem}\n`);
   const { engine } = runtime;
@@ -209,6 +229,9 @@ export async function runPrint(o: PrintOptions, io: PrintIo): Promise<number> {
     });
   }
 
+  // Optional OpenTelemetry export of cost and tokens (CARAPACE_ENABLE_TELEMETRY=1 and an endpoint);
+  // otherwise nothing is loaded. Flushed below, once the last usage line is written, before exit.
+  const telemetry = await startTelemetry(io.env);
   let interrupted = false;
   // Also ends a coordinator's wait for its team, when no turn is running to cancel.
   const stop = new AbortController();
@@ -219,7 +242,18 @@ export async function runPrint(o: PrintOptions, io: PrintIo): Promise<number> {
     stop.abort();
     engine.cancel();
   };
+  // SIGTERM (a supervisor, `timeout`) stops the run the same way, so the closing below still ends the
+  // sandbox and its shell (nothing left in the project); the sandbox runtime's own SIGTERM hook would
+  // otherwise keep the process from ending at all.
+  const terminated = { by: false };
+  const onSigterm = () => {
+    if (terminated.by) process.exit(143);
+    terminated.by = true;
+    stop.abort();
+    engine.cancel();
+  };
   process.on('SIGINT', onSigint);
+  process.on('SIGTERM', onSigterm);
   let result: TurnResult;
   try {
     const turn = runtime.run(prompt, {
@@ -255,11 +289,13 @@ export async function runPrint(o: PrintOptions, io: PrintIo): Promise<number> {
     }
   } finally {
     process.off('SIGINT', onSigint);
+    process.off('SIGTERM', onSigterm);
     // Workers end with the run; the team stays in the session folder for a later --resume.
     await runtime.team?.close();
     await engine.close();
     await sandbox.close();
     await demo.close();
+    await telemetry?.shutdown();
   }
 
   const output = runtime.team?.output ?? null;
@@ -274,6 +310,6 @@ export async function runPrint(o: PrintOptions, io: PrintIo): Promise<number> {
     if (summary.is_error) io.stderr.write(`carapace: ${summary.result}\n`);
     else io.stdout.write(`${summary.result}\n`);
   } else write(summary);
-  if (result.terminal.reason === 'aborted') return 130;
+  if (result.terminal.reason === 'aborted') return terminated.by ? 143 : 130;
   return summary.is_error ? 1 : 0;
 }

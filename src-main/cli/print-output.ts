@@ -10,7 +10,10 @@ export function resultObject(r: TurnResult, cost: CostTracker, durationMs: numbe
       ? 'success'
       : r.terminal.reason === 'max_turns'
         ? 'error_max_turns'
-        : 'error_during_execution';
+        : // A spending limit (--max-budget-usd, or a settings budget nobody can be asked to raise).
+          r.terminal.reason === 'budget'
+          ? 'error_max_budget_usd'
+          : 'error_during_execution';
   const modelUsage: Record<string, Omit<ModelUsageEntry, 'costMicros' | 'priced'> & { priced: boolean }> = {};
   for (const [model, u] of Object.entries(cost.modelUsage())) {
     modelUsage[model] = {

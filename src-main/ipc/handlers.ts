@@ -1,4 +1,7 @@
 import { appHandlers } from './app';
+import { budgetHandlers } from './budgets';
+import { costHandlers } from './cost';
+import { memoryHandlers } from './memory';
 import { permissionHandlers } from './permissions';
 import { projectHandlers } from './projects';
 import type { HandlerMap } from './router';
@@ -20,5 +23,8 @@ export function createHandlers(services: Services): HandlerMap {
     ...permissionHandlers(services),
     ...terminalHandlers(services),
     ...trustHandlers(services),
+    ...memoryHandlers(services),
+    ...costHandlers(services),
+    ...budgetHandlers(services),
   };
 }

@@ -7,6 +7,7 @@ type ProjectChannels =
   | 'projects.recent'
   | 'projects.current'
   | 'projects.open'
+  | 'projects.opened'
   | 'projects.forget'
   | 'fs.listDirectory'
   | 'fs.pickDirectory';
@@ -16,6 +17,7 @@ export function projectHandlers(s: Services): Pick<HandlerMap, ProjectChannels> 
     'projects.recent': () => s.workspace.recent(),
     'projects.current': () => s.workspace.current(),
     'projects.open': ({ path }) => s.workspace.open(path),
+    'projects.opened': () => s.workspace.openProjects(),
     'projects.forget': ({ path }) => s.workspace.forget(path),
     'fs.listDirectory': ({ path, showHidden }) => listDirectory(path, showHidden ?? false),
     'fs.pickDirectory': async (_input, ctx) => {

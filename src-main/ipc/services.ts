@@ -4,7 +4,10 @@ import type { SettingsService } from '../harness/settings/settings-service';
 import type { SessionManager } from '../workspace/sessions';
 import type { SourceLocations } from '../harness/permissions/settings-sources';
 import type { TrustStore } from '../harness/permissions/trust';
+import type { MemoryService } from '../workspace/memory-service';
 import type { PermissionBroker } from '../workspace/permission-broker';
+import type { BudgetService } from '../workspace/budget-service';
+import type { CostService } from '../workspace/cost-service';
 import type { TerminalManager } from '../workspace/terminals';
 import type { WorkspaceService } from '../workspace/workspace-service';
 
@@ -24,6 +27,10 @@ export interface Services {
   models: { list(): ModelInfo[] };
   folderPicker: FolderPicker | null;
   broker: PermissionBroker;
+  /** Spending limits and the sessions paused at one. */
+  budgets: BudgetService;
+  /** The usage ledger: the cost dashboard's report, a session's cost view, exports. */
+  cost: CostService;
   permissionLocations(projectRoot: string): SourceLocations;
   /** Which widening items of each folder's own settings a person accepted (workspace trust). */
   trust: TrustStore;
@@ -31,4 +38,6 @@ export interface Services {
   sandboxStatus(): Promise<SandboxStatus>;
   /** Each session's terminal panel. */
   terminals: TerminalManager;
+  /** The memory browser's files, a session's loaded context and "Consolidate now". */
+  memory: MemoryService;
 }

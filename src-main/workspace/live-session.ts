@@ -110,6 +110,8 @@ export class LiveSession {
       lastError: this.lastError,
       coordinator: this.coordinator,
       background: this.background,
+      // Not `busy`: the summary sent as a turn ends is built before the turn is let go.
+      canRetry: this.engine.canRetry,
     };
   }
 
@@ -160,6 +162,22 @@ export class LiveSession {
     if (!this.titled) this.title = autoTitle(this.engine.items) ?? this.title;
     this.changed();
     return { messageId };
+  }
+
+  /**
+   * Asks again after a failed or cut-off turn (an API error, a reply the app died in): the
+   * person's message is not repeated in the transcript. False when there is nothing to retry.
+   */
+  retry(): boolean {
+    if (this.busy || !this.engine.canRetry) return false;
+    const turn = this.init.runtime.retry();
+    this.activity = 'thinking';
+    this.lastError = null;
+    this.turn = this.consume(turn).finally(() => {
+      this.turn = null;
+    });
+    this.changed();
+    return true;
   }
 
   stop(): boolean {

@@ -102,6 +102,11 @@ export class ProjectRegistry {
     return info;
   }
 
+  /** The folder of a project known in this run, or null. */
+  pathOf(projectId: string): string | null {
+    return this.byId.get(projectId)?.path ?? null;
+  }
+
   private save(): void {
     writeJsonFileAtomic(this.stateFile, this.state);
   }

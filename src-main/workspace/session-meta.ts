@@ -5,7 +5,9 @@ import { DEMO_MODEL_ID } from '@shared/domain/models';
 import { PermissionMode } from '@shared/domain/permissions';
 import { CostKind } from '@shared/domain/session';
 import { TokenUsage } from '@shared/domain/usage';
-import { CostTracker } from '../harness/cost/tracker';
+import { subagentUsageLines } from '../harness/cost/ledger/subagent-usage';
+import { CostTracker, type CostSnapshot } from '../harness/cost/tracker';
+import type { UsageLine } from '../harness/cost/usage-line';
 import { costOf } from '../harness/cost/pricing';
 import type { TranscriptLine } from '../harness/session/transcript-file';
 
@@ -84,7 +86,8 @@ export function metaFromLines(
   let coordinator = false;
   const items: TranscriptItem[] = [];
   const tracker = new CostTracker(id);
-  let restored = false;
+  let snapshot: CostSnapshot | null = null;
+  const usageLines: UsageLine[] = [];
   for (const line of lines) {
     if (line.type === 'session') {
       model = line.model;
@@ -95,13 +98,22 @@ export function metaFromLines(
     } else if (line.type === 'title') title = line.title;
     else if (line.type === 'model') model = line.model;
     else if (line.type === 'mode') mode = line.mode;
-    else if (line.type === 'cost') restored = tracker.restore(line.snapshot) || restored;
+    else if (line.type === 'cost') snapshot = line.snapshot.sessionId === id ? line.snapshot : snapshot;
+    else if (line.type === 'usage') usageLines.push(line);
   }
-  if (!restored) {
-    // No snapshot (a crash before the turn ended): sum what the saved messages report.
+  if (usageLines.length > 0 || snapshot === null) {
+    // As the cost dashboard counts it (the ledger): every usage line, priced when it arrived (1 h
+    // writes and web searches included), replies older than usage lines priced now, and the session's
+    // sub-agents and teammates from their own transcripts. A crash mid-turn loses nothing.
+    for (const u of usageLines) tracker.addLine(u);
     for (const i of items)
-      if (i.kind === 'message' && i.usage)
+      // Without an API id a reply cannot be matched to its usage line: counted only where none exist.
+      if (i.kind === 'message' && i.role === 'assistant' && i.usage && (i.apiId || usageLines.length === 0))
         tracker.add({ model: i.model ?? model, apiId: i.apiId ?? null, usage: i.usage });
+    for (const u of subagentUsageLines(path.join(path.dirname(file), id))) tracker.addLine(u);
+  } else {
+    // A transcript from before usage lines: its last snapshot (sub-agents included) is the best figure.
+    tracker.restore(snapshot);
   }
   return {
     id,

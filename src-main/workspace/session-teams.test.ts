@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { EventName, EventPayload } from '@shared/ipc/contract';
 import type { SessionSummary } from '@shared/domain/session';
 import type { TeamView } from '@shared/domain/team';
@@ -8,7 +8,7 @@ import { createCarapace, type Carapace } from '../compose';
 import { silentLogger } from '../platform/logger';
 import { MemorySecretStore } from '../platform/secrets';
 import { testCarapace } from '../test-support/carapace';
-import { MAX_UNATTENDED_MAIL_TURNS } from '../harness/teams/team-manager';
+import { MAX_UNATTENDED_MAIL_TURNS, TeamManager } from '../harness/teams/team-manager';
 import { text, toolUse } from '../test-support/engine';
 
 type Recorded = { [E in EventName]: { event: E; payload: EventPayload<E> } }[EventName];
@@ -290,6 +290,47 @@ describe('a coordinator session in the workspace', () => {
     );
     const last = t.api.requests.at(-1);
     expect(JSON.stringify(last?.body.messages?.at(-1))).toContain('Messages from your team');
+  });
+
+  it('an archived or deleted coordinator session lets go of its team (its workers end)', async () => {
+    const t = await testCarapace({
+      steps: [
+        {
+          when: { systemText: COORDINATOR, lastUserText: 'Start' },
+          times: true,
+          reply: {
+            content: [
+              toolUse('TeamCreate', {
+                workers: [{ name: 'solo', agent_type: 'general-purpose', instructions: '' }],
+              }),
+            ],
+            stop_reason: 'tool_use',
+          },
+        },
+        {
+          when: { systemText: COORDINATOR, lastUserText: 'Created a worker' },
+          times: true,
+          reply: { content: [text('Ready.')] },
+        },
+      ],
+    });
+    const { workspace, sessions } = t.carapace.services;
+    const project = workspace.open(t.project).project;
+    const closed = vi.spyOn(TeamManager.prototype, 'close');
+    for (const channel of ['sessions.archive', 'sessions.delete'] as const) {
+      const session = workspace.createSession(project.id, undefined, true);
+      sessions.send(session.id, 'Start');
+      await until(
+        () =>
+          sessions.team(session.id).members.length === 1 &&
+          !sessions.get(session.id).session.activity.match(/thinking|streaming|tools/),
+      );
+      // Its worker is idle, not ended: its task is still listed as running.
+      expect(sessions.tasks(session.id)).toMatchObject([{ kind: 'in_process_teammate', status: 'running' }]);
+      closed.mockClear();
+      await call(t.carapace, channel, { projectId: project.id, sessionId: session.id });
+      expect(closed).toHaveBeenCalledTimes(1);
+    }
   });
 
   it(`a coordinator and a worker writing to each other stop after ${MAX_UNATTENDED_MAIL_TURNS} turns nobody asked for`, async () => {

@@ -106,6 +106,19 @@ export class SessionTeams {
     this.teams.get(sessionId)?.personWrote();
   }
 
+  /**
+   * The session left memory for good (archived, deleted): its team's workers end and it is let go.
+   * Its files stay with the session's, so the team comes back if the session does.
+   */
+  forget(sessionId: string): void {
+    const team = this.teams.get(sessionId);
+    this.teams.delete(sessionId);
+    this.paused.delete(sessionId);
+    team?.close().catch((error: unknown) => {
+      this.deps.logger.warn(`Closing the team of session ${sessionId}: ${(error as Error).message}`);
+    });
+  }
+
   /** Stops every worker (the teams stay on disk as they are: they come back when reopened). */
   async close(): Promise<void> {
     this.closing = true;

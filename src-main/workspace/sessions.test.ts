@@ -100,7 +100,16 @@ describe('SessionManager', () => {
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as { type: string });
-    expect(lines.map((l) => l.type)).toEqual(['session', 'mode', 'item', 'item', 'cost']);
+    expect(lines.map((l) => l.type)).toEqual([
+      'session',
+      'mode',
+      'turn',
+      'item',
+      'usage',
+      'item',
+      'turn',
+      'cost',
+    ]);
 
     const again = createCarapace({
       env: { CARAPACE_HOME: t.home },
@@ -115,6 +124,35 @@ describe('SessionManager', () => {
       messageText((again.services.sessions.get(session.id).transcript.at(-1) as MessageItem).content),
     ).toBe('Hi! I am scripted.');
     await again.shutdown();
+  });
+
+  it('a snapshot taken mid-stream holds no text still to come as a delta (nothing is shown twice)', async () => {
+    const reply = 'The quick brown fox jumps over the lazy dog. '.repeat(8);
+    const t = await testCarapace({
+      steps: [{ reply: { content: [{ type: 'text', text: reply }], chunkChars: 3, delayMs: 3 } }],
+    });
+    const events = record(t.carapace.hub);
+    const { workspace, sessions } = t.carapace.services;
+    const project = workspace.open(t.project).project;
+    const id = workspace.createSession(project.id).id;
+    sessions.send(id, 'talk');
+    // What a window that opens the session now would show: the snapshot, then the deltas after it.
+    const views: { item: string; text: string; from: number }[] = [];
+    while (sessions.get(id).session.activity !== 'idle') {
+      const last = sessions.get(id).transcript.at(-1);
+      if (last?.kind === 'message' && last.role === 'assistant')
+        views.push({ item: last.id, text: messageText(last.content), from: events.length });
+      await new Promise((resolve) => setTimeout(resolve, 7));
+    }
+    const later = (item: string, from: number) =>
+      events
+        .slice(from)
+        .flatMap((e) => (e.event === 'stream.batch' ? e.payload.deltas : []))
+        .filter((d) => d.itemId === item)
+        .map((d) => d.text)
+        .join('');
+    expect(views.length).toBeGreaterThan(3);
+    for (const v of views) expect(v.text + later(v.item, v.from)).toBe(reply);
   });
 
   it('tolerates a torn last line and a corrupt middle line, and says so in the transcript', async () => {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, statSync } from 'node:fs';
+import { mkdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { NoticeItem, TranscriptItem } from '@shared/domain/messages';
 import type { PermissionMode } from '@shared/domain/permissions';
@@ -10,6 +10,7 @@ import { interactiveHandler } from '../harness/permissions/handlers';
 import { restoredMode, trustedModes, type TrustedModes } from '../harness/permissions/default-mode';
 import type { PermissionLogEntry } from '@shared/domain/permissions';
 import type { PermissionBroker } from './permission-broker';
+import type { BudgetService } from './budget-service';
 import { managedPolicyError, type SourceLocations } from '../harness/permissions/settings-sources';
 import { homedir } from 'node:os';
 import { createTranscript, readTranscript, repairTornTail } from '../harness/session/transcript-file';
@@ -19,6 +20,7 @@ import type { Logger } from '../platform/logger';
 import type { EventHub } from './event-hub';
 import { LiveSession } from './live-session';
 import type { ProjectRegistry } from './projects';
+import { SessionCache } from './session-cache';
 import { SessionIndex } from './session-index';
 import { createRuntime } from '../harness/runtime/create-runtime';
 import type { AgentCatalog } from '../harness/runtime/types';
@@ -26,7 +28,9 @@ import type { AgentFileProblem } from '../harness/agents/definition';
 import type { AgentSummary } from '@shared/domain/agents';
 import { defaultTitle, metaFromLines, type SessionMeta } from './session-meta';
 import { SessionTeams } from './session-teams';
+import { SessionArchive } from './session-archive';
 import type { TeamMessage, TeamView } from '@shared/domain/team';
+import type { LoadedInstructions } from '../harness/memory/instructions';
 
 export interface SessionManagerDeps {
   projectDir(projectId: string): string;
@@ -45,10 +49,14 @@ export interface SessionManagerDeps {
   /** Where a project's permission settings live (user, project, local, policy). */
   permissionLocations(projectRoot: string): SourceLocations;
   broker: PermissionBroker;
+  /** Spending limits: each session's agents await its budget before every model request. */
+  budgets?: BudgetService | undefined;
   /** The OS sandbox Bash commands run in; null runs them without one (tests of other parts). */
   sandbox: SandboxService | null;
   /** The agent types a project's sessions may start (built-ins and agent files). */
   agentCatalog(projectRoot: string, report: (problems: AgentFileProblem[]) => void): AgentCatalog;
+  /** Idle sessions kept in memory (session-cache.ts); more are read back from disk when used. */
+  hydratedBound?: number | undefined;
 }
 
 const now = () => new Date().toISOString();
@@ -59,20 +67,70 @@ const now = () => new Date().toISOString();
  * first opened. Several sessions run turns at once.
  */
 export class SessionManager {
-  private readonly live = new Map<string, LiveSession>();
+  /** Sessions in memory, bounded: the least recently used idle one is dropped (session-cache.ts). */
+  private readonly live: SessionCache<LiveSession>;
+  /** The session on screen (the active tab) in each project: never dropped from memory. */
+  private readonly onScreen = new Map<string, string>();
   private readonly indexes = new Map<string, SessionIndex>();
   /** Which project each known session belongs to, and its file. */
   private readonly known = new Map<string, { projectId: string; file: string }>();
   /** The teams of coordinator sessions. */
   private readonly teams: SessionTeams;
+  /** Archive and trash (session-archive.ts). */
+  readonly archive: SessionArchive;
 
   constructor(private readonly deps: SessionManagerDeps) {
+    this.live = new SessionCache<LiveSession>({
+      bound: deps.hydratedBound,
+      evictable: (id, s) => this.mayDehydrate(id, s),
+      evicted: (_id, s) => this.dehydrate(s),
+    });
     this.teams = new SessionTeams({
       hub: deps.hub,
       logger: deps.logger,
       live: (id) => this.live.get(id),
       blocked: (id) => managedPolicyError(deps.permissionLocations(this.projectRootOf(id)).policyFile),
     });
+    this.archive = new SessionArchive({
+      // Only projects the registry knows: an id like `../..` never names a folder.
+      projectDir: (id) => (deps.projects.get(id), deps.projectDir(id)),
+      // projects/<slug> sits in the app's data folder; the trash goes beside projects/.
+      trashDir: path.join(path.dirname(path.dirname(deps.projectDir('trash'))), 'trash'),
+      hub: deps.hub,
+      logger: deps.logger,
+      release: (id) => this.release(id),
+    });
+  }
+
+  /**
+   * Drops a stopped session and its team from memory before its files move away (archive, trash). Returns how to
+   * take it back if the move fails: it is known again, and reloads from its file when next used.
+   */
+  private release(sessionId: string): () => void {
+    const s = this.live.get(sessionId);
+    // An idle worker's task stays "running" as long as the worker lives: the agents' states say
+    // whether one is at work, and the team is closed below.
+    const tasks =
+      s?.engine.tasks.list().some((t) => t.status === 'running' && t.kind !== 'in_process_teammate') ?? false;
+    if (s && (s.busy || tasks || s.agents.list().some((a) => a.state === 'working' || a.state === 'waiting')))
+      throw new AppError('CONFLICT', 'This session is still working; stop it first.');
+    const where = this.known.get(sessionId);
+    this.live.delete(sessionId);
+    this.known.delete(sessionId);
+    // Its team goes with it (the terminal, owned by the IPC layer, is closed there once it has moved).
+    this.teams.forget(sessionId);
+    if (s) void s.engine.close().catch(() => undefined);
+    return () => {
+      if (where) this.known.set(sessionId, where);
+    };
+  }
+
+  /** A session moved back into the list (unarchived, restored), as the list now shows it. */
+  summaryAfterReturn(projectId: string, sessionId: string): SessionSummary {
+    const summary = this.list(projectId).find((x) => x.id === sessionId);
+    if (!summary) throw new AppError('CORRUPT_DATA', `Session ${sessionId} came back but cannot be read.`);
+    this.deps.hub.emit('sessions.changed', { session: summary });
+    return summary;
   }
 
   private index(projectId: string): SessionIndex {
@@ -123,7 +181,17 @@ export class SessionManager {
 
   get(sessionId: string): { session: SessionSummary; transcript: TranscriptItem[] } {
     const s = this.open(sessionId);
+    this.deltasOut();
     return { session: s.summary(), transcript: s.transcript() };
+  }
+
+  /**
+   * Sends the text deltas the hub still holds (its ~16 ms batch) before a snapshot is taken: the
+   * snapshot already contains their text, and had they come after it the window would append them
+   * a second time. All sessions' at once: one batch either way, and the order among them is kept.
+   */
+  private deltasOut(): void {
+    this.deps.hub.flush();
   }
 
   /** A new session; a coordinator session's only tools are the team's, and it leads a team. */
@@ -165,6 +233,8 @@ export class SessionManager {
       { type: 'mode', mode: meta.permissionMode, at: createdAt },
     ]);
     const session = this.build(meta, projectId, project.path, file, []);
+    // Its tab opens, active.
+    this.onScreen.set(projectId, id);
     this.live.set(id, session);
     this.known.set(id, { projectId, file });
     this.index(projectId).update(file, session.meta());
@@ -175,16 +245,34 @@ export class SessionManager {
 
   /** Appends the person's message and starts the reply; returns at once. */
   send(sessionId: string, text: string): { messageId: string } {
+    const session = this.readyForTurn(sessionId);
+    // A new message: a limit the person stopped at is asked about again.
+    this.deps.budgets?.newTurn(sessionId);
+    return session.send(text);
+  }
+
+  /** Runs a session's failed or cut-off last turn again, without repeating the person's message. */
+  retry(sessionId: string): { retried: true } {
+    const s = this.readyForTurn(sessionId);
+    if (!s.retry()) throw new AppError('CONFLICT', 'There is nothing to retry: the last reply finished.');
+    return { retried: true };
+  }
+
+  /**
+   * The session, about to run a turn the person asked for: it is not working already, its managed
+   * policy can be read (one that cannot must not mean running unmanaged: no turn starts), and its
+   * team's mail may start turns again (the person wrote).
+   */
+  private readyForTurn(sessionId: string): LiveSession {
     const s = this.open(sessionId);
     if (s.busy)
       throw new AppError('CONFLICT', 'This session is still working; wait for it or stop it first.');
-    // A managed policy that cannot be read must not mean running unmanaged: no turn starts.
     const policy = managedPolicyError(
       this.deps.permissionLocations(this.projectRootOf(sessionId)).policyFile,
     );
     if (policy !== null) throw new AppError('CORRUPT_DATA', policy);
     this.teams.resume(sessionId);
-    return s.send(text);
+    return s;
   }
 
   /** Marks a session as sent to (or brought back from) the background. */
@@ -194,9 +282,60 @@ export class SessionManager {
     return s.summary();
   }
 
+  /** Ids of the sessions in memory, least recently used first. */
+  hydrated(): string[] {
+    return this.live.ids();
+  }
+
   /** A loaded background session is back in view (its tab opened). */
   foreground(sessionId: string): void {
     this.live.get(sessionId)?.setBackground(false);
+    const projectId = this.live.get(sessionId)?.projectId ?? this.known.get(sessionId)?.projectId;
+    if (projectId !== undefined) this.onScreen.set(projectId, sessionId);
+  }
+
+  /**
+   * Whether a session may leave memory: nothing of it runs (a turn, a background task, an agent),
+   * nobody is asked anything, its shell is where reading it back would put it (the project root),
+   * it is not on screen and leads no team (its workers hold it). A background session is held while
+   * it works (the person is told when it ends, by the events of its end); once finished it is an
+   * idle session without a tab like any other.
+   */
+  private mayDehydrate(id: string, s: LiveSession): boolean {
+    if (s.busy || s.coordinator || this.deps.broker.waiting(id)) return false;
+    if (this.onScreen.get(s.projectId) === id) return false;
+    if (!this.shellAtRoot(s)) return false;
+    if (s.engine.tasks.list().some((t) => t.status === 'running')) return false;
+    return !s.agents.list().some((a) => a.state === 'working' || a.state === 'waiting');
+  }
+
+  /**
+   * Whether the session's Bash commands still start in its project root. The directory a `cd` left
+   * them in lives only in the engine: read back from its file, the session would start at the root
+   * again, behind the model's back. So one whose shell moved stays in memory. Saving the directory
+   * instead would be a transcript change (and would change what a restart does); sessions that
+   * moved and then sit idle are few, so keeping them is the smaller fix.
+   */
+  private shellAtRoot(s: LiveSession): boolean {
+    const cwd = s.engine.workingDirectory;
+    const root = this.deps.projects.pathOf(s.projectId);
+    if (root === null) return true; // The project is gone: nothing to come back to.
+    if (path.resolve(cwd) === path.resolve(root)) return true;
+    try {
+      return realpathSync(cwd) === realpathSync(root);
+    } catch {
+      return false;
+    }
+  }
+
+  /** Drops an idle session from memory; the index keeps its summary, its file everything else. */
+  private dehydrate(s: LiveSession): void {
+    // Read back, it is an ordinary session (the flag lives in memory only): the window is told so.
+    s.setBackground(false);
+    this.index(s.projectId).update(s.file, s.meta());
+    void s.engine.close().catch((error: unknown) => {
+      this.deps.logger.warn(`Closing session ${s.id}: ${(error as Error).message}`);
+    });
   }
 
   stop(sessionId: string): { stopped: boolean } {
@@ -250,7 +389,10 @@ export class SessionManager {
   /** The live session, loading it from its transcript on first use. */
   private open(sessionId: string): LiveSession {
     const existing = this.live.get(sessionId);
-    if (existing) return existing;
+    if (existing) {
+      this.live.touch(sessionId);
+      return existing;
+    }
     const where = this.known.get(sessionId);
     if (!where) throw new AppError('NOT_FOUND', `There is no session ${sessionId}.`);
     const project = this.deps.projects.get(where.projectId);
@@ -340,6 +482,18 @@ export class SessionManager {
       agentStops,
       onAgentEvent: (e) => session?.onEvent(e),
       coordinator: meta.coordinator ? this.teams.setup(meta.id) : undefined,
+      budget: this.deps.budgets?.gateFor({
+        sessionId: meta.id,
+        projectPath,
+        spentBefore: () => runtime.engine.cost.snapshot().totalCostMicros,
+        log: (line) => runtime.engine.appendLine(line),
+        // Budget notices stay in the transcript: what was spent and decided is part of its history.
+        notice: (item) => {
+          runtime.engine.appendLine({ type: 'item', item });
+          runtime.engine.showNotice(item);
+          this.deps.hub.emit('transcript.appended', { sessionId: meta.id, agentId: meta.id, item });
+        },
+      }),
     });
     const { engine, gate } = runtime;
     session = new LiveSession({
@@ -361,7 +515,8 @@ export class SessionManager {
         // A coordinator's turn ended: mail that came as it ended starts the next one.
         if (meta.coordinator) this.teams.wake(s.id);
       },
-      waiting: () => this.deps.broker.waiting(meta.id),
+      // A permission request or a budget question: either way the session waits for the person.
+      waiting: () => this.deps.broker.waiting(meta.id) || (this.deps.budgets?.waiting(meta.id) ?? false),
       log,
       coordinator: meta.coordinator,
     });
@@ -398,7 +553,9 @@ export class SessionManager {
   }
 
   agentTranscript(sessionId: string, agentId: string): TranscriptItem[] {
-    const items = this.open(sessionId).agents.transcript(agentId);
+    const session = this.open(sessionId);
+    this.deltasOut();
+    const items = session.agents.transcript(agentId);
     if (!items) throw new AppError('NOT_FOUND', `Session ${sessionId} has no agent ${agentId}.`);
     return items;
   }
@@ -424,5 +581,14 @@ export class SessionManager {
   /** The project root of a session. */
   projectRootOf(sessionId: string): string {
     return this.deps.projects.get(this.projectOf(sessionId)).path;
+  }
+
+  /**
+   * The instruction files and memories in a loaded session's context (the memory browser's "Loaded in
+   * this session"); null for a session not loaded, which has loaded nothing yet.
+   */
+  loadedContext(sessionId: string): LoadedInstructions | null {
+    this.projectOf(sessionId);
+    return this.live.get(sessionId)?.engine.loadedContext() ?? null;
   }
 }

@@ -231,6 +231,12 @@ export class TerminalManager {
     return true;
   }
 
+  /** Ends a session's shell, if it has one: the session was archived or deleted. */
+  closeSession(sessionId: string): boolean {
+    const id = this.bySession.get(sessionId);
+    return id !== undefined && this.close(id);
+  }
+
   closeAll(): void {
     for (const id of [...this.terms.keys()]) this.close(id);
   }

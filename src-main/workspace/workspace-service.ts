@@ -1,6 +1,6 @@
 import type { ProjectInfo } from '@shared/domain/project';
 import type { SessionSummary } from '@shared/domain/session';
-import type { TabsState, WorkspaceSnapshot } from '@shared/domain/workspace';
+import type { OpenProject, TabsState, WorkspaceSnapshot } from '@shared/domain/workspace';
 import { AppError } from '../platform/errors';
 import type { EventHub } from './event-hub';
 import { resolveProjectPath, type ProjectRegistry } from './projects';
@@ -9,6 +9,12 @@ import { closeTab, openTab, reorderTabs, type TabsStore } from './tabs';
 
 /** Projects, their sessions and their tab strips, as one workspace the UI can snapshot. */
 export class WorkspaceService {
+  /**
+   * Projects opened in this run, oldest first. Their sessions keep running when a window shows
+   * another project, so the window's Inbox and notifications watch all of them.
+   */
+  private readonly opened = new Set<string>();
+
   constructor(
     private readonly projects: ProjectRegistry,
     private readonly sessions: SessionManager,
@@ -22,6 +28,7 @@ export class WorkspaceService {
 
   open(pathInput: string): WorkspaceSnapshot {
     const info = this.projects.touch(resolveProjectPath(pathInput));
+    this.opened.add(info.id);
     this.hub.emit('projects.changed', { recent: this.projects.recent() });
     return this.snapshot(info.id);
   }
@@ -41,8 +48,18 @@ export class WorkspaceService {
 
   forget(projectPath: string): ProjectInfo[] {
     const recent = this.projects.forget(projectPath);
+    // Forgotten from the list, and no longer watched (its sessions still finish what they are doing).
+    for (const id of this.opened) if (this.projects.pathOf(id) === projectPath) this.opened.delete(id);
     this.hub.emit('projects.changed', { recent });
     return recent;
+  }
+
+  /** Every project opened in this run, with its sessions: what the Inbox and notifications watch. */
+  openProjects(): OpenProject[] {
+    return [...this.opened].map((id) => ({
+      project: this.projects.get(id),
+      sessions: this.sessions.list(id),
+    }));
   }
 
   snapshot(projectId: string): WorkspaceSnapshot {

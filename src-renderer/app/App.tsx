@@ -1,7 +1,7 @@
+import { lazy, Suspense } from 'react';
 import { useStore } from '../stores/store';
 import { OpenProjectDialog } from '../features/projects/OpenProjectDialog';
 import { Welcome } from '../features/projects/Welcome';
-import { SettingsDialog } from '../features/settings/SettingsDialog';
 import { TrustDialog } from '../features/projects/TrustDialog';
 import { Workspace } from '../features/sessions/Workspace';
 import { Toasts } from '../components/Toasts';
@@ -10,6 +10,18 @@ import { useShortcuts } from './shortcuts';
 import { useTheme } from './theme';
 import { useMarkSeenOnFocus } from './visibility';
 
+// Loaded when first opened: most visits never open it, and the first paint should not wait for it.
+const SettingsDialog = lazy(() =>
+  import('../features/settings/SettingsDialog').then((m) => ({ default: m.SettingsDialog })),
+);
+
+// The memory browser brings CodeMirror: its own chunk, loaded the first time it opens.
+const MemoryBrowser = lazy(() => import('../features/memory/MemoryBrowser'));
+
+// The cost dashboard brings uPlot: its own chunks, loaded the first time it (or a session's cost) opens.
+const CostDashboard = lazy(() => import('../features/cost/CostDashboard'));
+const SessionCostView = lazy(() => import('../features/cost/SessionCostView'));
+
 export function App() {
   useTheme();
   useShortcuts();
@@ -17,6 +29,9 @@ export function App() {
   const hasProject = useStore((s) => s.project !== null);
   const connection = useStore((s) => s.connection);
   const dialog = useStore((s) => s.dialog);
+  const memoryOpen = useStore((s) => s.memoryOpen && s.project !== null);
+  const costOpen = useStore((s) => s.costOpen && s.project !== null);
+  const costSession = useStore((s) => s.costSessionId !== null && s.project !== null);
   return (
     <div className="app">
       <Header />
@@ -30,7 +45,26 @@ export function App() {
       {hasProject ? <Workspace /> : <Welcome />}
       <Toasts />
       {dialog === 'open-project' ? <OpenProjectDialog /> : null}
-      {dialog === 'settings' ? <SettingsDialog /> : null}
+      {dialog === 'settings' ? (
+        <Suspense fallback={null}>
+          <SettingsDialog />
+        </Suspense>
+      ) : null}
+      {memoryOpen ? (
+        <Suspense fallback={null}>
+          <MemoryBrowser />
+        </Suspense>
+      ) : null}
+      {costOpen ? (
+        <Suspense fallback={null}>
+          <CostDashboard />
+        </Suspense>
+      ) : null}
+      {costSession ? (
+        <Suspense fallback={null}>
+          <SessionCostView />
+        </Suspense>
+      ) : null}
       <TrustDialog />
     </div>
   );

@@ -5,15 +5,29 @@ import { useStore } from '../stores/store';
 
 /**
  * Workspace keys: Ctrl/Cmd+T new session, Ctrl/Cmd+W close tab, Ctrl/Cmd+1…9 switch (9 = last),
+ * Ctrl+Tab / Ctrl+Shift+Tab and Ctrl+PageDown / Ctrl+PageUp next / previous tab (wrapping),
  * Ctrl/Cmd+Shift+←/→ move the tab, Ctrl+` shows or hides the terminal, Ctrl/Cmd+Shift+E shows or
- * hides the team view. A browser keeps Ctrl+T/W for itself, so Alt+T/Alt+W do the same. Inside the
- * terminal, Ctrl+T and Ctrl+W belong to the shell; inside a text field, Ctrl+Shift+←/→ selects words.
+ * hides the team view, Ctrl/Cmd+B folds the sidebar. A browser keeps Ctrl+T/W and Ctrl+Tab for
+ * itself, so Alt+T/Alt+W and Ctrl+PageDown/PageUp (which Chromium lets the page see) do the same.
+ * Inside the terminal, Ctrl+T, Ctrl+W and Ctrl+B belong to the shell; inside a text field,
+ * Ctrl+Shift+←/→ selects words. Ctrl/Cmd+Shift+M opens the memory browser; while it is open, the
+ * workspace keys are off (it has its own: Ctrl+S, Ctrl+P, Esc). Ctrl/Cmd+Shift+U opens the cost
+ * dashboard; while it is open the workspace keys are off too, and Esc closes it.
  */
 export function handleShortcut(e: KeyboardEvent): boolean {
   const mod = e.ctrlKey || e.metaKey;
   const { tabs, project, dialog } = useStore.getState();
   if (!project || dialog !== null) return false;
   const key = e.key.toLowerCase();
+  if (mod && e.shiftKey && !e.altKey && key === 'm') {
+    useStore.getState().setMemoryOpen(true);
+    return true;
+  }
+  if (mod && e.shiftKey && !e.altKey && key === 'u') {
+    useStore.getState().setCostOpen(true);
+    return true;
+  }
+  if (useStore.getState().memoryOpen || useStore.getState().costOpen) return false;
   const inTerminal = e.target instanceof Element && e.target.closest('.terminal-panel') !== null;
   if (e.ctrlKey && !e.shiftKey && !e.altKey && e.code === 'Backquote') {
     if (tabs.active) useStore.getState().toggleTerminal(tabs.active);
@@ -26,7 +40,19 @@ export function handleShortcut(e: KeyboardEvent): boolean {
     }
     return true;
   }
-  if (inTerminal && mod && !e.altKey && (key === 't' || key === 'w')) return false;
+  const step = tabStep(e);
+  if (step !== 0) {
+    const next = cycleTab(tabs.open, tabs.active, step);
+    // Like a click: the view switches at once and the message box takes the cursor.
+    if (next) void openSession(next);
+    return true;
+  }
+  if (inTerminal && mod && !e.altKey && (key === 't' || key === 'w' || key === 'b')) return false;
+  if (mod && !e.shiftKey && !e.altKey && key === 'b') {
+    const state = useStore.getState();
+    state.setSidebarCollapsed(!state.sidebarCollapsed);
+    return true;
+  }
   if ((mod && !e.shiftKey && !e.altKey && key === 't') || (e.altKey && !mod && key === 't')) {
     void newSession();
     return true;
@@ -57,6 +83,27 @@ export function handleShortcut(e: KeyboardEvent): boolean {
     return true;
   }
   return false;
+}
+
+/** +1 for "next tab" (Ctrl+Tab, Ctrl+PageDown), -1 for "previous" (Ctrl+Shift+Tab, Ctrl+PageUp), else 0. */
+export function tabStep(
+  e: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'shiftKey' | 'altKey' | 'metaKey'>,
+): number {
+  // Ctrl, not Cmd: on a Mac Cmd+Tab is the system's app switcher and Ctrl+Tab is the tab key there too.
+  if (!e.ctrlKey || e.altKey || e.metaKey) return 0;
+  if (e.key === 'Tab') return e.shiftKey ? -1 : 1;
+  if (e.shiftKey) return 0;
+  if (e.key === 'PageDown') return 1;
+  if (e.key === 'PageUp') return -1;
+  return 0;
+}
+
+/** The tab `step` places from the active one, wrapping at both ends; null with no tabs. */
+export function cycleTab(open: readonly string[], active: string | null, step: number): string | null {
+  if (open.length === 0) return null;
+  const i = active === null ? -1 : open.indexOf(active);
+  if (i < 0) return open[step > 0 ? 0 : open.length - 1] ?? null;
+  return open[(((i + step) % open.length) + open.length) % open.length] ?? null;
 }
 
 function isTextField(target: EventTarget | null): boolean {

@@ -58,6 +58,32 @@ export async function loadTranscript(sessionId: string): Promise<void> {
   if (terminal?.terminalId) store().setTerminalOpen(sessionId, true);
 }
 
+const transcriptFetches = new Map<string, Promise<string | null>>();
+
+/**
+ * Fetches a session's transcript when it is shown and the window does not hold it (the window let
+ * it go while out of view: stores/transcript-eviction.ts). One request per session at a time.
+ * Resolves to why it failed (in words), or null: the pane that asked shows the failure with a way
+ * to try again, so it is not also a toast.
+ */
+export function fetchTranscript(sessionId: string): Promise<string | null> {
+  const running = transcriptFetches.get(sessionId);
+  if (running) return running;
+  const fetch = (async () => {
+    try {
+      const result = await client().invoke('sessions.get', { sessionId });
+      if (store().transcripts[sessionId]?.[sessionId]) return null;
+      store().setTranscript(sessionId, sessionId, result.transcript);
+      store().setSession(result.session);
+      return null;
+    } catch (error) {
+      return error instanceof IpcRequestError || error instanceof Error ? error.message : String(error);
+    }
+  })().finally(() => transcriptFetches.delete(sessionId));
+  transcriptFetches.set(sessionId, fetch);
+  return fetch;
+}
+
 /** A session's sub-agents and workers (also those of earlier runs, for their cards). */
 export async function loadAgents(sessionId: string): Promise<void> {
   const list = await attempt('Loading the agents', () => client().invoke('agents.list', { sessionId }));
@@ -253,6 +279,11 @@ export async function sendMessage(sessionId: string, text: string): Promise<bool
 
 export async function stopSession(sessionId: string): Promise<void> {
   await attempt('Stopping', () => client().invoke('sessions.stop', { sessionId }));
+}
+
+/** Asks again after a failed or cut-off turn; the person's message is not repeated. */
+export async function retrySession(sessionId: string): Promise<void> {
+  await attempt('Retrying', () => client().invoke('sessions.retry', { sessionId }));
 }
 
 export async function updateSettings(patch: SettingsPatch): Promise<boolean> {

@@ -2,7 +2,15 @@ import type { CarapaceClient } from '@shared/ipc/client';
 import type { AgentSummary } from '@shared/domain/agents';
 import { messageText } from '@shared/domain/messages';
 import { isWorking, type SessionSummary, type TaskView } from '@shared/domain/session';
-import { notifySessionEnded, notifySessionNeedsYou, notifyTaskEnded } from '../features/notifications/notify';
+import {
+  goToSession,
+  onPermissionRequested,
+  onPermissionResolved,
+  onSessionRemoved,
+  onWatchedSession,
+  refreshOpenProjects,
+} from './attention';
+import { notifySessionEnded, notifyTaskEnded } from '../features/notifications/notify';
 import { bootstrap } from './actions';
 import { justStarted } from '../stores/agents-slice';
 import { useStore } from '../stores/store';
@@ -12,7 +20,12 @@ const store = () => useStore.getState();
 
 function onSession(session: SessionSummary): void {
   const state = store();
-  if (state.project && session.projectId !== state.project.id) return;
+  // Another open project's session: watched for the Inbox and notifications, not shown.
+  if (state.project && session.projectId !== state.project.id) {
+    onWatchedSession(session);
+    return;
+  }
+  state.watchSession(session);
   const before = state.sessions[session.id];
   const finished = isWorking(before?.activity) && !isWorking(session.activity);
   const inView = isInView(state, session.id, document.hidden);
@@ -25,11 +38,9 @@ function onSession(session: SessionSummary): void {
     const items = state.transcripts[session.id]?.[session.id]?.items ?? [];
     const last = items.findLast((i) => i.kind === 'message' && i.role === 'assistant');
     const preview = last?.kind === 'message' ? messageText(last.content) : '';
-    notifySessionEnded(session, preview);
+    notifySessionEnded(session, preview, { onClick: () => void goToSession(session.projectId, session.id) });
   }
-  // A background session has no tab to show its prompt: the person is told it waits for them.
-  if (session.background && session.waitingForUser && before?.waitingForUser !== true && !inView)
-    notifySessionNeedsYou(session);
+  // A request for approval is announced per request, when it comes (features/notifications/attention).
 }
 
 /** A background agent that ends is announced: a toast in the window, and a desktop notification. */
@@ -41,7 +52,10 @@ function onTask(task: TaskView): void {
   const how = task.status === 'completed' ? 'finished' : task.status === 'killed' ? 'was stopped' : 'failed';
   const session = state.sessions[task.sessionId]?.title ?? 'a session';
   state.showToast(`Background agent “${task.description}” ${how} (${session}).`);
-  notifyTaskEnded(task, how, session);
+  notifyTaskEnded(task, how, session, () => {
+    const place = store().sessions[task.sessionId] ?? store().watchedSessions[task.sessionId];
+    if (place) void goToSession(place.projectId, place.id);
+  });
 }
 
 /**
@@ -67,6 +81,8 @@ function onAgent(agent: AgentSummary): void {
 export function subscribe(client: CarapaceClient): () => void {
   const offs = [
     client.on('sessions.changed', ({ session }) => onSession(session)),
+    // Archived or trashed, in this window or another: it leaves the list (its tab closes by tabs.changed).
+    client.on('sessions.removed', ({ projectId, sessionId }) => onSessionRemoved(projectId, sessionId)),
     client.on('tabs.changed', ({ projectId, tabs }) => {
       if (store().project?.id === projectId) store().receiveTabs(tabs);
     }),
@@ -91,18 +107,35 @@ export function subscribe(client: CarapaceClient): () => void {
     client.on('teams.message', ({ sessionId, message }) => store().addTeamMessage(sessionId, message)),
     client.on('tasks.changed', ({ task }) => onTask(task)),
     client.on('settings.changed', ({ settings }) => useStore.setState({ settings })),
-    client.on('projects.changed', ({ recent }) => useStore.setState({ recent })),
-    client.on('permissions.requested', ({ request }) => store().addPending(request)),
-    client.on('permissions.resolved', ({ requestId }) => store().removePending(requestId)),
+    client.on('projects.changed', ({ recent }) => {
+      useStore.setState({ recent });
+      // A project was opened or forgotten: the set the window watches may have changed.
+      void refreshOpenProjects();
+    }),
+    client.on('permissions.requested', ({ request }) => void onPermissionRequested(request)),
+    client.on('permissions.resolved', ({ requestId }) => onPermissionResolved(requestId)),
     client.on('permissions.logged', ({ sessionId, entry }) => store().appendPermissionLog(sessionId, entry)),
+    // Sessions paused at a spending limit: Inbox items beside the permission requests.
+    client.on('budgets.requested', ({ request }) => store().addBudgetPending(request)),
+    client.on('budgets.resolved', ({ requestId }) => store().removeBudgetPending(requestId)),
   ];
+  // Asked once the connection is open (and again after a drop: events may have been missed).
+  const loadBudgetPending = () =>
+    void client.invoke('budgets.pending', {}).then(
+      (list) => store().setBudgetPending(list),
+      () => undefined,
+    );
   let wasOpen = false;
   offs.push(
     client.onConnection((connection) => {
       useStore.setState({ connection });
       // After a drop, events may have been missed: refetch the whole picture.
       if (connection === 'open' && wasOpen) void bootstrap();
-      if (connection === 'open') wasOpen = true;
+      if (connection === 'open') {
+        loadBudgetPending();
+        wasOpen = true;
+        void refreshOpenProjects();
+      }
     }),
   );
   return () => offs.forEach((off) => off());

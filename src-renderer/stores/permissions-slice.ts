@@ -1,9 +1,15 @@
 import type { StateCreator } from 'zustand';
+import type { BudgetRequestView } from '@shared/domain/cost-report';
 import type { PermissionLogEntry, PermissionRequestView } from '@shared/domain/permissions';
 
 export interface PermissionsSlice {
   /** Every pending request, oldest first. */
   pending: PermissionRequestView[];
+  /** Sessions paused at a spending limit, waiting for "allow more" or "stop" (Inbox items too). */
+  budgetPending: BudgetRequestView[];
+  setBudgetPending(requests: BudgetRequestView[]): void;
+  addBudgetPending(request: BudgetRequestView): void;
+  removeBudgetPending(requestId: string): void;
   /** Permission logs of the sessions whose log was opened. */
   permissionLogs: Record<string, PermissionLogEntry[]>;
   addPending(request: PermissionRequestView): void;
@@ -15,6 +21,14 @@ export interface PermissionsSlice {
 
 export const createPermissionsSlice: StateCreator<PermissionsSlice> = (set) => ({
   pending: [],
+  budgetPending: [],
+  setBudgetPending: (budgetPending) => set({ budgetPending }),
+  addBudgetPending: (request) =>
+    set((s) =>
+      s.budgetPending.some((p) => p.id === request.id) ? s : { budgetPending: [...s.budgetPending, request] },
+    ),
+  removeBudgetPending: (requestId) =>
+    set((s) => ({ budgetPending: s.budgetPending.filter((p) => p.id !== requestId) })),
   permissionLogs: {},
   addPending: (request) =>
     set((s) => (s.pending.some((p) => p.id === request.id) ? s : { pending: [...s.pending, request] })),

@@ -1,5 +1,8 @@
 import { create, createStore, type StateCreator } from 'zustand';
 import { createAgentsSlice, type AgentsSlice } from './agents-slice';
+import { createAttentionSlice, type AttentionSlice } from './attention-slice';
+import { createCostSlice, type CostSlice } from './cost-slice';
+import { createMemorySlice, type MemorySlice } from './memory-slice';
 import { createPanelsSlice, type PanelsSlice } from './panels-slice';
 import { createPermissionsSlice, type PermissionsSlice } from './permissions-slice';
 import { createTasksSlice, type TasksSlice } from './tasks-slice';
@@ -20,7 +23,10 @@ export type AppState = WorkspaceSlice &
   TasksSlice &
   PermissionsSlice &
   PanelsSlice &
-  TrustSlice;
+  TrustSlice &
+  AttentionSlice &
+  MemorySlice &
+  CostSlice;
 
 const slices: StateCreator<AppState> = (...a) => ({
   ...createWorkspaceSlice(...a),
@@ -31,6 +37,9 @@ const slices: StateCreator<AppState> = (...a) => ({
   ...createPermissionsSlice(...a),
   ...createPanelsSlice(...a),
   ...createTrustSlice(...a),
+  ...createAttentionSlice(...a),
+  ...createMemorySlice(...a),
+  ...createCostSlice(...a),
 });
 
 /** The bound store the window uses: `useStore(selector)` in components, `useStore.getState()` elsewhere. */

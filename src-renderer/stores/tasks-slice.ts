@@ -50,3 +50,25 @@ export const createTasksSlice: StateCreator<TasksSlice> = (set) => ({
     });
   },
 });
+
+const NONE: readonly TaskView[] = [];
+
+/** A session's background tasks still running (background Bash, background agents). */
+export function runningTasks(tasks: readonly TaskView[] | undefined): readonly TaskView[] {
+  const running = (tasks ?? NONE).filter((t) => t.status === 'running');
+  return running.length === 0 ? NONE : running;
+}
+
+const TASK_KINDS: Partial<Record<TaskView['kind'], string>> = {
+  local_bash: 'Bash',
+  local_agent: 'Agent',
+  remote_agent: 'Agent',
+  in_process_teammate: 'Teammate',
+};
+
+/** A task in a few words for a tooltip: "Bash: npm test", "Agent: Explore the parser". */
+export function taskLabel(task: TaskView): string {
+  const what = TASK_KINDS[task.kind] ?? 'Task';
+  const text = (task.description || task.command).replace(/\s+/g, ' ').trim();
+  return `${what}: ${text.length > 60 ? `${text.slice(0, 59)}…` : text}`;
+}

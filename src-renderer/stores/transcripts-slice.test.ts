@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { MessageItem, ToolResultBlock } from '@shared/domain/messages';
 import { createAppStore } from './store';
+import { TOGGLES_KEEP } from './transcripts-slice';
 
 const streaming: MessageItem = {
   kind: 'message',
@@ -114,6 +115,27 @@ describe('transcripts slice', () => {
     expect(Object.keys(state().transcripts['s']?.['s']?.results ?? {})).toEqual(['t1', 't2']);
     state().removeItem('s', 's', 'r1');
     expect(items('s')?.map((i) => i.id)).toEqual(['r2']);
+  });
+
+  it('remembers tool card toggles per agent, the latest ones only, and forgets them with the transcript', () => {
+    state().setTranscript('s', 's', []);
+    const toggles = () => state().transcripts['s']?.['s']?.toggles ?? {};
+    state().setToolOpen('s', 's', 't0', true);
+    for (let i = 1; i <= TOGGLES_KEEP; i++) state().setToolOpen('s', 's', `t${i}`, i % 2 === 0);
+    expect(Object.keys(toggles())).toHaveLength(TOGGLES_KEEP);
+    expect(toggles()['t0']).toBeUndefined();
+    expect(toggles()[`t${TOGGLES_KEEP}`]).toBe(TOGGLES_KEEP % 2 === 0);
+    // A choice made again counts as recent: it outlives older ones.
+    state().setToolOpen('s', 's', 't1', true);
+    state().setToolOpen('s', 's', 'new', false);
+    expect(toggles()['t1']).toBe(true);
+    expect(toggles()['t2']).toBeUndefined();
+    // Not loaded: nothing to remember it with.
+    state().setToolOpen('other', 'other', 't1', true);
+    expect(state().transcripts['other']).toBeUndefined();
+    state().forgetTranscripts('s');
+    state().setTranscript('s', 's', []);
+    expect(toggles()).toEqual({});
   });
 
   it('forgets every transcript of one session, and only of that one', () => {

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { create } from 'zustand';
 import type { SessionSummary } from '@shared/domain/session';
-import { badgeFor, createWorkspaceSlice, initialWorkspaceState, isInView } from './workspace-slice';
+import {
+  badgeFor,
+  createWorkspaceSlice,
+  initialWorkspaceState,
+  isInView,
+  tiledSessions,
+} from './workspace-slice';
 
 const session = (over: Partial<SessionSummary>): SessionSummary => ({
   id: 's',
@@ -37,7 +43,73 @@ describe('badges', () => {
     expect(isInView(state, 'a', false)).toBe(true);
     expect(isInView(state, 'b', false)).toBe(false);
     expect(isInView(state, 'a', true)).toBe(false);
-    expect(isInView({ ...state, layout: 'grid' }, 'b', false)).toBe(true);
+    // Side by side shows the pinned sessions, not every open one.
+    expect(isInView({ ...state, layout: 'grid' }, 'b', false)).toBe(false);
+    expect(isInView({ ...state, layout: 'grid', tiled: ['b'] }, 'b', false)).toBe(true);
+    expect(isInView({ ...state, layout: 'grid', tiled: ['b'] }, 'a', false)).toBe(true);
+  });
+});
+
+describe('side by side', () => {
+  const sessions = {
+    a: session({ id: 'a' }),
+    b: session({ id: 'b', waitingForUser: true }),
+    c: session({ id: 'c', activity: 'error' }),
+    d: session({ id: 'd', activity: 'streaming' }),
+  };
+  const tabs = { open: ['a', 'b', 'c', 'd'], active: 'd' };
+
+  it('tiles the pinned open sessions in tab order, and the active one', () => {
+    expect(tiledSessions({ tabs, sessions, tiled: ['d', 'a', 'closed'] })).toEqual(['a', 'd']);
+    expect(tiledSessions({ tabs, sessions, tiled: ['c', 'a'] })).toEqual(['a', 'c', 'd']);
+  });
+
+  it('with none pinned, tiles those needing the person and the active one', () => {
+    expect(tiledSessions({ tabs, sessions, tiled: [] })).toEqual(['b', 'c', 'd']);
+    expect(tiledSessions({ tabs: { open: ['a'], active: 'a' }, sessions, tiled: [] })).toEqual(['a']);
+    expect(tiledSessions({ tabs: { open: [], active: null }, sessions, tiled: [] })).toEqual([]);
+  });
+
+  it('pins and unpins', () => {
+    const store = create(createWorkspaceSlice);
+    store.getState().toggleTiled('a');
+    store.getState().toggleTiled('b');
+    store.getState().toggleTiled('a');
+    expect(store.getState().tiled).toEqual(['b']);
+  });
+
+  const snapshot = (projectId: string, ids: string[]) => ({
+    project: { id: projectId, path: `/${projectId}`, name: projectId, lastOpenedAt: '' },
+    sessions: ids.map((id) => session({ id, projectId })),
+    tabs: { open: ids, active: ids[0] ?? null },
+  });
+
+  it('keeps pins across a reload, per project, forgetting sessions that are gone', () => {
+    localStorage.clear();
+    const before = create(createWorkspaceSlice);
+    before.getState().applySnapshot(snapshot('p', ['a', 'b', 'c']));
+    before.getState().setTiled(['a', 'b', 'c']);
+    before.getState().toggleTiled('b');
+    before.getState().applySnapshot(snapshot('q', ['x']));
+    expect(before.getState().tiled).toEqual([]);
+
+    // A new store is what a reloaded page starts with; "c" was deleted meanwhile.
+    const after = create(createWorkspaceSlice);
+    after.getState().applySnapshot(snapshot('p', ['a', 'b']));
+    expect(after.getState().tiled).toEqual(['a']);
+    // Forgotten for good: it does not come back with a session of the same id.
+    after.getState().applySnapshot(snapshot('p', ['a', 'c']));
+    expect(after.getState().tiled).toEqual(['a']);
+  });
+
+  it('starts with no pins when what is stored is not a list of ids', () => {
+    localStorage.setItem('carapace.pinned', '{"p": "a", "q": [1, "x"]');
+    const store = create(createWorkspaceSlice);
+    store.getState().applySnapshot(snapshot('p', ['a']));
+    expect(store.getState().tiled).toEqual([]);
+    localStorage.setItem('carapace.pinned', '{"p": "a", "q": [1, "x"]}');
+    store.getState().applySnapshot(snapshot('q', ['x']));
+    expect(store.getState().tiled).toEqual(['x']);
   });
 });
 

@@ -6,6 +6,7 @@ import type { SettingsView } from '@shared/domain/settings';
 import type { TabsState, WorkspaceSnapshot } from '@shared/domain/workspace';
 import type { AppInfo } from '@shared/ipc/contract';
 import type { ConnectionState } from '@shared/ipc/client';
+import { loadPinned, savePinned } from './pinned-storage';
 
 export type Layout = 'tabs' | 'grid';
 
@@ -37,6 +38,13 @@ export interface WorkspaceState {
    * sent before the switch must not pull the view back (and the cursor out of the box being typed in).
    */
   pendingActive: string | null;
+  /**
+   * The sessions the person picked to tile side by side (none: those needing attention, see
+   * tiledSessions), remembered per project in this browser.
+   */
+  tiled: string[];
+  /** The sidebar folded away to a narrow rail (Ctrl+B), remembered in this browser. */
+  sidebarCollapsed: boolean;
 }
 
 export interface WorkspaceSlice extends WorkspaceState {
@@ -53,6 +61,11 @@ export interface WorkspaceSlice extends WorkspaceState {
   /** The main process's tab list, keeping a switch it has not answered yet. */
   receiveTabs(tabs: TabsState): void;
   requestComposerFocus(sessionId: string | null): void;
+  /** Pins a session to the side-by-side view, or unpins it. */
+  toggleTiled(sessionId: string): void;
+  /** Pins exactly these sessions (every open tab, or none). */
+  setTiled(sessionIds: string[]): void;
+  setSidebarCollapsed(collapsed: boolean): void;
 }
 
 export const initialWorkspaceState: WorkspaceState = {
@@ -70,6 +83,8 @@ export const initialWorkspaceState: WorkspaceState = {
   dialog: null,
   composerFocus: null,
   pendingActive: null,
+  tiled: [],
+  sidebarCollapsed: false,
 };
 
 /** Layout is a per-window preference, kept in this browser's storage rather than in the workspace. */
@@ -83,16 +98,29 @@ function storedLayout(): Layout {
   }
 }
 
+/** Like the layout, whether the sidebar is folded is this window's preference. */
+const SIDEBAR_KEY = 'carapace.sidebarCollapsed';
+
+function storedSidebarCollapsed(): boolean {
+  try {
+    return localStorage.getItem(SIDEBAR_KEY) === 'true';
+  } catch {
+    return false;
+  }
+}
+
 let toastId = 0;
 
 export const createWorkspaceSlice: StateCreator<WorkspaceSlice> = (set, get) => ({
   ...initialWorkspaceState,
   layout: storedLayout(),
+  sidebarCollapsed: storedSidebarCollapsed(),
   applySnapshot: (snapshot) =>
     set({
       project: snapshot.project,
       sessions: Object.fromEntries(snapshot.sessions.map((s) => [s.id, s])),
       tabs: snapshot.tabs,
+      tiled: loadPinned(snapshot.project.id, new Set(snapshot.sessions.map((s) => s.id))),
     }),
   setSession: (session) => set((s) => ({ sessions: { ...s.sessions, [session.id]: session } })),
   setLayout: (layout) => {
@@ -132,12 +160,48 @@ export const createWorkspaceSlice: StateCreator<WorkspaceSlice> = (set, get) => 
           : tabs,
     })),
   requestComposerFocus: (sessionId) => set({ composerFocus: sessionId }),
+  toggleTiled: (sessionId) => {
+    const { tiled } = get();
+    get().setTiled(
+      tiled.includes(sessionId) ? tiled.filter((id) => id !== sessionId) : [...tiled, sessionId],
+    );
+  },
+  setTiled: (sessionIds) => {
+    set({ tiled: [...sessionIds] });
+    const project = get().project;
+    if (project) savePinned(project.id, sessionIds);
+  },
+  setSidebarCollapsed: (collapsed) => {
+    set({ sidebarCollapsed: collapsed });
+    try {
+      localStorage.setItem(SIDEBAR_KEY, String(collapsed));
+    } catch {
+      // Storage may be unavailable (private mode); the choice then lasts for this page only.
+    }
+  },
 });
+
+/**
+ * The sessions side by side shows, in tab order: the open ones the person pinned or, with none
+ * pinned, those that need the person (waiting for an answer or failed); and always the active one,
+ * so a tab clicked in this view shows, and a session starting to wait never pulls the tile being
+ * typed in from under the cursor.
+ */
+export function tiledSessions(state: Pick<WorkspaceState, 'tabs' | 'tiled' | 'sessions'>): string[] {
+  const { open, active } = state.tabs;
+  const pinned = open.some((id) => state.tiled.includes(id));
+  return open.filter((id) => {
+    if (id === active) return true;
+    if (pinned) return state.tiled.includes(id);
+    const session = state.sessions[id];
+    return session?.waitingForUser === true || session?.activity === 'error';
+  });
+}
 
 /** Whether a person can see this session right now. */
 export function isInView(state: WorkspaceState, sessionId: string, documentHidden: boolean): boolean {
   if (documentHidden) return false;
-  return state.layout === 'grid' ? state.tabs.open.includes(sessionId) : state.tabs.active === sessionId;
+  return state.layout === 'grid' ? tiledSessions(state).includes(sessionId) : state.tabs.active === sessionId;
 }
 
 export type Badge = 'working' | 'waiting' | 'error' | 'unseen' | 'idle';

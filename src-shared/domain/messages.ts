@@ -136,9 +136,10 @@ export const MessageItem = z.object({
   usage: TokenUsage.optional(),
   /**
    * Who wrote a user-role message: the person, the harness returning tool results, or the harness
-   * nudging the model (resume after the output limit, token budget, a blocking Stop hook).
+   * nudging the model (resume after the output limit, token budget, a blocking Stop hook), or
+   * attaching the memories recalled for the person's message (`memory`).
    */
-  origin: z.enum(['user', 'tool_results', 'nudge', 'interrupt', 'summary']).optional(),
+  origin: z.enum(['user', 'tool_results', 'nudge', 'interrupt', 'summary', 'memory']).optional(),
   /** The Messages API id of an assistant message (usage is counted once per id). */
   apiId: z.string().optional(),
 });

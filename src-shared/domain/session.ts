@@ -36,6 +36,12 @@ export const SessionSummary = z.object({
   coordinator: z.boolean().default(false),
   /** Sent to the background: its tab is closed, it keeps working, the person is told when it ends. */
   background: z.boolean().default(false),
+  /**
+   * Whether the last turn failed or was cut off so that Retry has something to ask again: the main
+   * process decides (the context's last message must be the person's), not the look of the transcript.
+   * Absent (a session listed but not loaded) means no.
+   */
+  canRetry: z.boolean().optional(),
 });
 export type SessionSummary = z.infer<typeof SessionSummary>;
 

@@ -15,3 +15,10 @@ export const WorkspaceSnapshot = z.object({
   tabs: TabsState,
 });
 export type WorkspaceSnapshot = z.infer<typeof WorkspaceSnapshot>;
+
+/** A project opened in this run and its sessions, watched for attention while another is on screen. */
+export const OpenProject = z.object({
+  project: ProjectInfo,
+  sessions: z.array(SessionSummary),
+});
+export type OpenProject = z.infer<typeof OpenProject>;

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { events, EVENT_NAMES, REQUEST_CHANNELS, requests } from './contract';
 import * as agents from './contract/agents';
 import * as app from './contract/app';
+import * as cost from './contract/cost';
+import * as memory from './contract/memory';
 import * as models from './contract/models';
 import * as permissions from './contract/permissions';
 import * as projects from './contract/projects';
@@ -22,6 +24,8 @@ import * as trust from './contract/trust';
 const FRAGMENTS = {
   agents,
   app,
+  memory,
+  cost,
   models,
   permissions,
   projects,
@@ -43,6 +47,7 @@ const CHANNELS_BEFORE_SPLIT = [
   'teams.get',
   'teams.message',
   'teams.decidePlan',
+  'projects.opened',
   'app.info',
   'projects.recent',
   'projects.current',
@@ -59,6 +64,14 @@ const CHANNELS_BEFORE_SPLIT = [
   'sessions.setModel',
   'sessions.setPermissionMode',
   'sessions.modes',
+  'sessions.retry',
+  'sessions.archive',
+  'sessions.archived',
+  'sessions.unarchive',
+  'sessions.delete',
+  'sessions.trash',
+  'sessions.restore',
+  'sessions.deleteForever',
   'tabs.open',
   'tabs.close',
   'tabs.activate',
@@ -87,6 +100,25 @@ const CHANNELS_BEFORE_SPLIT = [
   'settings.get',
   'settings.update',
   'settings.setApiKey',
+  'memory.tree',
+  'memory.read',
+  'memory.write',
+  'memory.create',
+  'memory.rename',
+  'memory.delete',
+  'memory.trash',
+  'memory.restore',
+  'memory.loaded',
+  'memory.consolidate',
+  'memory.watch',
+  'memory.unwatch',
+  'cost.report',
+  'cost.session',
+  'cost.export',
+  'budgets.get',
+  'budgets.set',
+  'budgets.pending',
+  'budgets.respond',
 ];
 
 /** Every event of the contract before the split. */
@@ -95,6 +127,7 @@ const EVENTS_BEFORE_SPLIT = [
   'teams.changed',
   'teams.message',
   'sessions.changed',
+  'sessions.removed',
   'tabs.changed',
   'transcript.appended',
   'transcript.updated',
@@ -109,6 +142,11 @@ const EVENTS_BEFORE_SPLIT = [
   'permissions.resolved',
   'permissions.logged',
   'projects.changed',
+  'memory.changed',
+  'budgets.requested',
+  'budgets.resolved',
+  'budgets.warning',
+  'cost.updated',
 ];
 
 const sorted = (names: readonly string[]): string[] => [...names].sort();

@@ -1,6 +1,8 @@
 import { type z } from 'zod';
 import * as agents from './contract/agents';
 import * as app from './contract/app';
+import * as cost from './contract/cost';
+import * as memory from './contract/memory';
 import * as models from './contract/models';
 import * as permissions from './contract/permissions';
 import * as projects from './contract/projects';
@@ -38,6 +40,8 @@ export const requests = {
   ...terminal.requests,
   ...trust.requests,
   ...settings.requests,
+  ...memory.requests,
+  ...cost.requests,
 } as const;
 
 export const events = {
@@ -53,6 +57,8 @@ export const events = {
   ...app.events,
   ...models.events,
   ...trust.events,
+  ...memory.events,
+  ...cost.events,
 } as const;
 
 export type Requests = typeof requests;

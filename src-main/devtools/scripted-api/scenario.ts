@@ -17,6 +17,8 @@ const Usage = z.object({
       ephemeral_1h_input_tokens: z.number().int().nonnegative(),
     })
     .optional(),
+  /** Server tools the reply used (web search is billed per request); reported in the final message_delta. */
+  server_tool_use: z.object({ web_search_requests: z.number().int().nonnegative() }).optional(),
 });
 export type ScriptedUsage = z.infer<typeof Usage>;
 
@@ -48,6 +50,12 @@ export const MessageReply = z.object({
   jsonChunkChars: z.number().int().positive().default(12),
   /** Pause between SSE events, to make streaming observable. */
   delayMs: z.number().int().nonnegative().default(0),
+  /**
+   * Pause the stream once this many SSE events have gone out, until a test opens the named gate
+   * (`ScriptedApi.release`): replies of several sessions can be held mid-stream at a moment the test
+   * controls, instead of hoping their timings overlap on a loaded machine.
+   */
+  hold: z.object({ afterEvents: z.number().int().nonnegative(), gate: z.string().min(1) }).optional(),
   /** Destroy the connection after this many SSE events (a dropped connection mid-stream). */
   dropAfterEvents: z.number().int().nonnegative().optional(),
   /** Send an SSE `error` event (after the 200) once this many events have gone out. */

@@ -104,6 +104,45 @@ describe('scripted Messages API, through the real SDK', () => {
     expect(api.requests.map((r) => r.body.model)).toEqual(['claude-sonnet-4-5', 'claude-sonnet-4-5']);
   });
 
+  it('holds replies mid-stream at a gate until the test opens it', async () => {
+    const { sdk, api } = await serve({
+      steps: ['one', 'two'].map((name) => ({
+        when: { lastUserText: name },
+        times: true as const,
+        // message_start, content_block_start, ping, then the first text piece goes out before the gate.
+        reply: {
+          content: [{ type: 'text' as const, text: `${name}: rest` }],
+          chunkChars: 5,
+          hold: { afterEvents: 4, gate: 'g' },
+        },
+      })),
+    });
+    const seen = new Map([
+      ['one', ''],
+      ['two', ''],
+    ]);
+    const read = async (name: string) => {
+      const stream = await sdk.messages.create({ ...ask(name), stream: true });
+      for await (const event of stream)
+        if (event.type === 'content_block_delta' && event.delta.type === 'text_delta')
+          seen.set(name, (seen.get(name) ?? '') + event.delta.text);
+    };
+    const both = Promise.all([read('one'), read('two')]);
+    // A generous wait: on a loaded machine the two streams may take over a second to reach the gate.
+    await expect
+      .poll(() => Object.fromEntries(seen), { timeout: 10_000 })
+      .toEqual({ one: 'one: ', two: 'two: ' });
+    // Held: nothing more arrives while the gate is shut.
+    await new Promise((r) => setTimeout(r, 100));
+    expect(Object.fromEntries(seen)).toEqual({ one: 'one: ', two: 'two: ' });
+    api.release('g');
+    await both;
+    expect(Object.fromEntries(seen)).toEqual({ one: 'one: rest', two: 'two: rest' });
+    // An opened gate stays open: a later reply streams straight through.
+    await read('one');
+    expect(seen.get('one')).toBe('one: restone: rest');
+  });
+
   it('answers errors with status and error.type, as the API does', async () => {
     const { sdk } = await serve({
       steps: [

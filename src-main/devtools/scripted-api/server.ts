@@ -19,6 +19,8 @@ export interface ScriptedApi {
   readonly port: number;
   /** Every request received, in order, for tests to assert what the client sent. */
   readonly requests: readonly RecordedRequest[];
+  /** Opens a gate: replies held at it (`hold`) go on, and later ones pass it without stopping. */
+  release(gate: string): void;
   /** Replace the scenario; recorded requests and the request counter are kept. */
   setScenario(scenario: ScenarioInput | Responder): void;
   close(): Promise<void>;
@@ -93,6 +95,19 @@ export async function startScriptedApi(options: ScriptedApiOptions): Promise<Scr
   let current = toResponder(options.scenario);
   const requests: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
+  /** Each gate: opened, or the replies waiting at it. */
+  const gates = new Map<string, 'open' | Array<() => void>>();
+  const passGate = (name: string): Promise<void> => {
+    const gate = gates.get(name) ?? [];
+    if (gate === 'open') return Promise.resolve();
+    gates.set(name, gate);
+    return new Promise<void>((resolve) => gate.push(resolve));
+  };
+  const openGate = (name: string) => {
+    const gate = gates.get(name);
+    gates.set(name, 'open');
+    if (Array.isArray(gate)) for (const resume of gate) resume();
+  };
 
   async function streamReply(
     req: IncomingMessage,
@@ -114,6 +129,7 @@ export async function startScriptedApi(options: ScriptedApiOptions): Promise<Scr
     });
     const events = replyEvents(reply, model, usage);
     for (let i = 0; i < events.length; i++) {
+      if (reply.hold && i === reply.hold.afterEvents) await passGate(reply.hold.gate);
       if (req.socket.destroyed) return;
       if (reply.dropAfterEvents !== undefined && i >= reply.dropAfterEvents) {
         // Let what was written reach the client, then close the socket without ending the chunked
@@ -229,10 +245,13 @@ export async function startScriptedApi(options: ScriptedApiOptions): Promise<Scr
     url: `http://127.0.0.1:${port}`,
     port,
     requests,
+    release: openGate,
     setScenario(s) {
       current = toResponder(s);
     },
     close() {
+      // Held replies end with their sockets instead of waiting forever.
+      for (const name of [...gates.keys()]) openGate(name);
       for (const socket of sockets) socket.destroy();
       return new Promise((resolve) => server.close(() => resolve()));
     },

@@ -122,7 +122,11 @@ export function replyEvents(reply: MessageReply, model: string, usage: ScriptedU
       type: 'message_delta',
       delta: { stop_reason: reply.stop_reason, stop_sequence: null },
       // The final message_delta carries cumulative usage.
-      usage: { ...startUsage, output_tokens: usage.output_tokens },
+      usage: {
+        ...startUsage,
+        output_tokens: usage.output_tokens,
+        ...(usage.server_tool_use ? { server_tool_use: usage.server_tool_use } : {}),
+      },
     },
   });
   events.push({ event: 'message_stop', data: { type: 'message_stop' } });
@@ -148,6 +152,7 @@ export function replyJson(reply: MessageReply, model: string, usage: ScriptedUsa
       output_tokens: usage.output_tokens,
       cache_creation_input_tokens: usage.cache_creation_input_tokens ?? 0,
       cache_read_input_tokens: usage.cache_read_input_tokens ?? 0,
+      ...(usage.server_tool_use ? { server_tool_use: usage.server_tool_use } : {}),
     },
   };
 }

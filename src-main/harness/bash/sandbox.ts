@@ -22,6 +22,11 @@ export interface SandboxRequest {
   /** Domains reachable through the sandbox's proxy; everything else is refused. */
   allowedDomains: readonly string[];
   signal?: AbortSignal;
+  /**
+   * False for a long-lived shell: its domains are admitted only while one of its commands runs, each
+   * taking a lease (`leaseDomains`), not for as long as the shell lives.
+   */
+  holdDomains?: boolean;
 }
 
 /** Paths no sandboxed command may read, whatever the settings. */
@@ -85,7 +90,28 @@ export class SandboxService {
   private readonly running = new Map<number, string[]>();
   private nextCommand = 0;
 
+  /** What `close` ends first: the long-lived shells started in this sandbox (sandbox-shell.ts). */
+  private readonly users = new Set<() => Promise<void>>();
+  private wanted = false;
+  private readonly waiting: ((s: SandboxStatus) => void)[] = [];
+
   constructor(private readonly options: SandboxServiceOptions = {}) {}
+
+  /** Registers something to end when the sandbox closes; returns the way to unregister it. */
+  track(close: () => Promise<void>): () => void {
+    this.users.add(close);
+    return () => this.users.delete(close);
+  }
+
+  /**
+   * The status check under way, or wanted (`checkWhenNeeded`, then started now), or null: lets a
+   * caller wait for the real status where it matters without starting a check nobody asked for.
+   */
+  get statusInFlight(): Promise<SandboxStatus> | null {
+    if (this.cachedStatus) return null;
+    if (this.checking) return this.checking;
+    return this.wanted ? this.status() : null;
+  }
 
   /**
    * Whether the sandbox can run here: the platform, its dependencies (bwrap, socat, ripgrep), and a
@@ -93,8 +119,23 @@ export class SandboxService {
    */
   status(): Promise<SandboxStatus> {
     if (this.cachedStatus) return Promise.resolve(this.cachedStatus);
-    this.checking ??= this.check().then((s) => (this.cachedStatus = s));
+    this.checking ??= this.check().then((s) => {
+      this.cachedStatus = s;
+      for (const notify of this.waiting.splice(0)) notify(s);
+      return s;
+    });
     return this.checking;
+  }
+
+  /**
+   * The status is wanted, but not yet: the check (loading the runtime, a sandboxed `true`) starts
+   * when someone first needs it — `status()`, or a permission decision through `statusInFlight` —
+   * instead of competing with start-up. Resolves with the status once checked.
+   */
+  checkWhenNeeded(): Promise<SandboxStatus> {
+    if (this.cachedStatus) return Promise.resolve(this.cachedStatus);
+    this.wanted = true;
+    return new Promise((resolve) => this.waiting.push(resolve));
   }
 
   private async check(): Promise<SandboxStatus> {
@@ -168,7 +209,7 @@ export class SandboxService {
     const manager = await this.start();
     const domains = [...new Set(req.allowedDomains)].sort();
     const id = ++this.nextCommand;
-    this.running.set(id, domains);
+    if (req.holdDomains !== false) this.running.set(id, domains);
     this.applyDomains(manager);
     let wrapped;
     try {
@@ -205,6 +246,25 @@ export class SandboxService {
   }
 
   /**
+   * Admits `domains` through the proxy until the returned function is called: one command of a
+   * long-lived shell (see `holdDomains`). Same union rule as a command wrapped on its own.
+   */
+  leaseDomains(domains: readonly string[]): () => void {
+    const manager = this.manager;
+    if (!manager) return () => undefined;
+    const id = ++this.nextCommand;
+    this.running.set(id, [...new Set(domains)].sort());
+    this.applyDomains(manager);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.running.delete(id);
+      if (this.manager) this.applyDomains(this.manager);
+    };
+  }
+
+  /**
    * The runtime's proxy has one allowlist for the whole process, applied to commands already
    * running. So it is the union of what the commands running now may reach: a command started for
    * one project keeps its domains while another project's command runs, and a domain is dropped as
@@ -220,6 +280,8 @@ export class SandboxService {
   }
 
   async close(): Promise<void> {
+    await Promise.all([...this.users].map((close) => close()));
+    this.users.clear();
     if (this.manager) await this.manager.reset();
     this.manager = null;
     this.starting = null;

@@ -1,7 +1,7 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-
-const CLAUDE_MD_LIMIT = 40_000;
+import { renderInstructions } from '../memory/instructions/render';
+import type { LoadedInstructions } from '../memory/instructions/types';
 
 export interface SystemPromptOptions {
   cwd: string;
@@ -14,15 +14,13 @@ export interface SystemPromptOptions {
    * added (Claude Code: a sub-agent gets its system prompt plus the environment, nothing else).
    */
   base?: string | undefined;
-}
-
-function readIfSmall(file: string): string | null {
-  try {
-    if (!existsSync(file) || statSync(file).size > CLAUDE_MD_LIMIT) return null;
-    return readFileSync(file, 'utf8').trim();
-  } catch {
-    return null;
-  }
+  /**
+   * The instruction files (CLAUDE.md and the rest), loaded by the engine before the turn so this
+   * stays synchronous; none when absent.
+   */
+  instructions?: LoadedInstructions | undefined;
+  /** The auto-memory section (harness/memory/memory-prompt.ts); none when memory is off. */
+  memory?: string | null | undefined;
 }
 
 /** The system prompt: who the agent is, how to work, where it is, and the project's own instructions. */
@@ -40,13 +38,9 @@ export function buildSystemPrompt(o: SystemPromptOptions): string {
     ].join('\n'),
     envDetails(o),
   ];
-  for (const name of ['CLAUDE.md', 'CLAUDE.local.md']) {
-    const text = readIfSmall(path.join(o.projectRoot, name));
-    if (text)
-      parts.push(
-        `Project instructions from ${name} (follow them):\n<instructions>\n${text}\n</instructions>`,
-      );
-  }
+  const instructions = o.instructions ? renderInstructions(o.instructions.files) : null;
+  if (instructions) parts.push(instructions);
+  if (o.memory) parts.push(o.memory);
   if (o.append) parts.push(o.append);
   return parts.join('\n\n');
 }

@@ -1,5 +1,7 @@
 import type { MessageItem, TranscriptItem } from '@shared/domain/messages';
 import { CostTracker, type UsageReport } from '../cost/tracker';
+import { publishUsageLine } from '../cost/usage-feed';
+import { usageLineOf } from '../cost/usage-line-of';
 import type { LoopEvent } from '../loop/types';
 import { closeDanglingToolUses, contextFromLines } from '../session/context-window';
 import type { TranscriptLine, TranscriptWriter } from '../session/transcript-file';
@@ -19,11 +21,17 @@ export class Conversation {
   /** What this agent's own requests cost. */
   readonly ownCost: CostTracker;
   private hadNested = false;
+  /** This agent's user turns so far (the transcript's `turn` start lines, across resumes). */
+  private turns = 0;
 
-  /** `costId` keys the saved cost snapshots (the session's id, or a sub-agent's). */
+  /**
+   * `costId` keys the saved cost snapshots (the session's id, or a sub-agent's); `sessionId` is the
+   * session the agent belongs to (the same for the main agent).
+   */
   constructor(
-    costId: string,
+    private readonly costId: string,
     private readonly writer: TranscriptWriter,
+    private readonly sessionId = costId,
   ) {
     this.cost = new CostTracker(costId);
     this.ownCost = new CostTracker(costId);
@@ -56,6 +64,7 @@ export class Conversation {
 
   /** Writes a line that is not an item (model, title, mode) to the transcript. */
   appendLine(line: TranscriptLine): void {
+    if (line.type === 'turn' && line.phase === 'start') this.turns++;
     this.writer.append(line);
   }
 
@@ -71,12 +80,23 @@ export class Conversation {
     });
   }
 
+  /**
+   * One of this agent's own responses (its loop's, or a side request made for it). The first report
+   * of a message id is also written as a `usage` line, priced now, for the turn it belongs to (the
+   * latest started: a side request outliving its turn still belongs to it); a repeat is not.
+   */
   addUsage(report: UsageReport): void {
     this.cost.add(report);
-    this.ownCost.add(report);
+    if (!this.ownCost.add(report)) return;
+    const line = usageLineOf(report, this.turns);
+    this.writer.append(line);
+    publishUsageLine(line, { sessionId: this.sessionId, agentId: this.costId });
   }
 
-  /** A descendant's usage: part of this agent's total (its own buckets are the descendant's). */
+  /**
+   * A descendant's usage: part of this agent's total (its own buckets are the descendant's). Not
+   * written here: the descendant's own transcript has its usage line, and the ledger sums files.
+   */
   addNestedUsage(report: UsageReport): void {
     this.hadNested = true;
     this.cost.add(report);
@@ -89,8 +109,15 @@ export class Conversation {
    */
   resume(lines: readonly TranscriptLine[]): string | null {
     let model: string | null = null;
+    // The cost snapshot is written at a turn's end; usage lines as each response arrives. Responses
+    // after the last snapshot (a crash mid-turn) are added from their lines, so the total is theirs.
+    let lastCost = -1;
+    lines.forEach((line, i) => {
+      if (line.type === 'cost' && line.snapshot.sessionId === this.costId) lastCost = i;
+    });
     for (const line of lines) {
       if (line.type === 'item') this.list.push(line.item);
+      else if (line.type === 'turn') this.turns += line.phase === 'start' ? 1 : 0;
       else if (line.type === 'model' || line.type === 'session') model = line.model;
       else if (line.type === 'cost') {
         this.cost.restore(line.snapshot);
@@ -99,8 +126,31 @@ export class Conversation {
         this.hadNested ||= line.own !== undefined;
       }
     }
+    lines.forEach((line, i) => {
+      if (line.type !== 'usage') return;
+      if (i < lastCost) {
+        if (line.apiId !== null) {
+          this.cost.markCounted(line.apiId);
+          this.ownCost.markCounted(line.apiId);
+        }
+        return;
+      }
+      this.cost.addLine(line);
+      this.ownCost.addLine(line);
+    });
     this.window = contextFromLines(lines);
     return model;
+  }
+
+  /**
+   * Takes a failed reply's messages out of the context (they stay in the transcript) and records
+   * that, so a resumed session's context matches.
+   */
+  rewind(drop: readonly MessageItem[]): void {
+    if (drop.length === 0) return;
+    const ids = new Set(drop.map((m) => m.id));
+    this.window = this.window.filter((m) => !ids.has(m.id));
+    this.writer.append({ type: 'rewind', dropIds: [...ids], at: now() });
   }
 
   /** Closes tool calls left without a result (as interrupted); returns the closing item, if any. */

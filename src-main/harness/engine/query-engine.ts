@@ -1,12 +1,17 @@
 import { randomUUID } from 'node:crypto';
+import { homedir } from 'node:os';
 import type { ContentBlock, MessageItem, NoticeItem, TranscriptItem } from '@shared/domain/messages';
 import type { PermissionDenial, PermissionMode } from '@shared/domain/permissions';
 import type { TokenUsage } from '@shared/domain/usage';
 import { loadBashParser } from '../bash/tree-sitter';
 import { buildSystemPrompt } from '../context/system-prompt';
-import type { CostTracker } from '../cost/tracker';
+import type { CostTracker, UsageReport } from '../cost/tracker';
+import type { BudgetGate } from '../cost/budget/session-budget';
+import { subagentUsageLines } from '../cost/ledger/subagent-usage';
 import { Conversation } from './conversation';
 import { TurnFold, usageReport } from './turn-fold';
+import { PartialReplyWriter } from './partial-reply';
+import { failedTail, interruptedReplies, turnUnfinished } from '../session/interrupted-turn';
 import type { DescribedApiError } from '../model/api-errors';
 import type { ModelRouter } from '../model/model-client';
 import { queryLoop } from '../loop/query-loop';
@@ -19,6 +24,12 @@ import { ReadFileState } from '../tools/read-file-state';
 import type { AgentSpawner, AnyTool, TeamCapability, TodoItem, ToolUseContext } from '../tools/tool';
 import { plainShell, type ShellExecutor } from '../bash/shell-executor';
 import { TaskManager, type TaskEvents } from '../tasks/task-manager';
+import type { SessionMemoryPrompt } from '../memory/memory-prompt';
+import { SessionInstructions } from '../memory/instructions/session-instructions';
+import { renderAttachment } from '../memory/instructions/render';
+import type { InstructionRoots, LoadedFile, LoadedInstructions } from '../memory/instructions/types';
+import { carapaceHome } from '../../platform/paths';
+import type { MemoryRecall } from '../memory/recall/memory-recall';
 
 export interface EngineOptions {
   sessionId: string;
@@ -57,6 +68,17 @@ export interface EngineOptions {
   agents?: AgentSpawner | undefined;
   /** The team it leads or works in, for the team tools; absent outside a team. */
   team?: TeamCapability | undefined;
+  /**
+   * Where instruction files are looked for besides the project (tests point these at temp folders);
+   * the person's home, `$CARAPACE_HOME` and the managed folders by default.
+   */
+  instructionRoots?: Partial<Omit<InstructionRoots, 'projectDir'>> | undefined;
+  /** Recalls memories for each user turn (issue 10); absent where auto memory does not apply. */
+  recall?: MemoryRecall | undefined;
+  /** The auto-memory section of the system prompt (issue 10), read once per session; none for sub-agents. */
+  memoryPrompt?: SessionMemoryPrompt | undefined;
+  /** The session's spending limits, shared by all its agents (cost/budget). */
+  budget?: BudgetGate | undefined;
 }
 
 export type { EngineEvent } from '../events/agent-event';
@@ -76,6 +98,9 @@ export interface TurnResult {
 }
 
 const now = () => new Date().toISOString();
+
+/** What a reply the app died in says when the session is next opened. */
+export const INTERRUPTED_BY_EXIT = 'Stopped — the app closed before the reply finished.';
 
 function notice(level: NoticeItem['level'], text: string, code: string): NoticeItem {
   return { kind: 'notice', id: randomUUID(), level, text, code, createdAt: now() };
@@ -100,6 +125,10 @@ export class QueryEngine {
   private cwd: string;
   private running: AbortController | null = null;
   private readonly shell: ShellExecutor;
+  /** CLAUDE.md and the rest; none for a sub-agent, whose own prompt replaces the session's. */
+  private readonly instructions: SessionInstructions | null;
+  /** Instruction notices already shown, so an unchanged problem is not repeated every turn. */
+  private readonly shownInstructionNotices = new Set<string>();
   /** The session's background tasks; they end with the session. */
   readonly tasks: TaskManager;
   model: string;
@@ -112,9 +141,35 @@ export class QueryEngine {
     this.cwd = options.cwd;
     // The Bash analysis decides which commands may run in parallel: have its parser ready early.
     loadBashParser().catch(() => undefined);
-    this.conversation = new Conversation(options.agentId ?? options.sessionId, options.writer);
+    this.conversation = new Conversation(
+      options.agentId ?? options.sessionId,
+      options.writer,
+      options.sessionId,
+    );
     this.shell = options.shell ?? plainShell(options.toolEnv);
     this.tasks = new TaskManager(options.sessionId, this.shell, options.taskEvents ?? {});
+    this.instructions =
+      options.systemPrompt === undefined
+        ? new SessionInstructions({
+            projectDir: options.projectRoot,
+            homeDir: options.instructionRoots?.homeDir ?? homedir(),
+            carapaceHome: options.instructionRoots?.carapaceHome ?? carapaceHome(),
+            managedDirs: options.instructionRoots?.managedDirs,
+          })
+        : null;
+  }
+
+  /**
+   * Every instruction file and memory in this session's context as of the last turn, in precedence
+   * order, with the import that pulled each in (the memory browser's "Loaded in this session").
+   */
+  loadedContext(): LoadedInstructions {
+    return this.instructions?.snapshot() ?? { files: [], notices: [] };
+  }
+
+  /** Lists files another loader put into the context (MEMORY.md, recalled memories). */
+  recordLoaded(files: readonly LoadedFile[]): void {
+    this.instructions?.addLoaded(files);
   }
 
   get sessionId(): string {
@@ -175,7 +230,20 @@ export class QueryEngine {
    */
   resume(lines: readonly TranscriptLine[]): void {
     this.model = this.conversation.resume(lines) ?? this.model;
+    // The main agent's total holds its sub-agents' too: what they spent after the last snapshot
+    // (a crash mid-turn) is in their own transcripts' usage lines.
+    if (this.agentId === this.options.sessionId) {
+      const since = lastSnapshotAt(lines, this.options.sessionId);
+      for (const u of subagentUsageLines(this.options.sessionDir))
+        if (since === null || u.at > since) this.conversation.cost.addLine(u);
+    }
+    // A reply the app died in comes back with what had arrived, marked interrupted, not dropped.
+    for (const reply of interruptedReplies(lines)) this.conversation.record(reply);
     this.conversation.closeDangling();
+    if (turnUnfinished(lines)) {
+      this.record(notice('warning', INTERRUPTED_BY_EXIT, 'interrupted_by_exit'));
+      this.conversation.appendLine({ type: 'turn', phase: 'end', at: now() });
+    }
   }
 
   setModel(model: string): void {
@@ -196,6 +264,10 @@ export class QueryEngine {
 
   /** Ends the session: background tasks are stopped, the transcript file closed. */
   async close(): Promise<void> {
+    // The first turn's memory upkeep (the session counted for autoDream, maybe a dream task started)
+    // runs beside the turn; a `-p` run can end before it has written its count, and the process
+    // exits with it. Waited for before the tasks are killed, so a dream it starts is stopped too.
+    await this.options.recall?.firstTurn;
     await this.tasks.killAll();
     this.conversation.close();
   }
@@ -218,31 +290,66 @@ export class QueryEngine {
   }
 
   /** Runs one user turn; yields everything as it happens; returns the turn's result. */
-  async *submit(
+  submit(
     prompt: string | ContentBlock[],
     options: { signal?: AbortSignal; tokenBudget?: number } = {},
+  ): AsyncGenerator<EngineEvent, TurnResult> {
+    return this.turn(prompt, options);
+  }
+
+  /** Whether the last turn failed or was cut off, so {@link retry} has something to ask again. */
+  get canRetry(): boolean {
+    if (this.running) return false;
+    const context = this.conversation.context;
+    const drop = new Set(failedTail(context).map((m) => m.id));
+    return context.filter((m) => !drop.has(m.id)).at(-1)?.role === 'user';
+  }
+
+  /**
+   * Asks again after a failed or cut-off turn, without a new message from the person: a reply left
+   * unfinished is taken out of the context (it stays in the transcript) and the model answers the
+   * person's message, or carries on from the last tool results, afresh.
+   */
+  retry(
+    options: { signal?: AbortSignal; tokenBudget?: number } = {},
+  ): AsyncGenerator<EngineEvent, TurnResult> {
+    if (this.running) throw new Error('This session is already running a turn.');
+    if (!this.canRetry) throw new Error('There is nothing to retry: the last reply finished.');
+    this.conversation.rewind(failedTail(this.conversation.context));
+    return this.turn(null, options);
+  }
+
+  private async *turn(
+    prompt: string | ContentBlock[] | null,
+    options: { signal?: AbortSignal; tokenBudget?: number },
   ): AsyncGenerator<EngineEvent, TurnResult> {
     if (this.running) throw new Error('This session is already running a turn.');
     const abort = new AbortController();
     const onOuterAbort = () => abort.abort();
     options.signal?.addEventListener('abort', onOuterAbort, { once: true });
     this.running = abort;
+    // The long-lived sandboxed shell serves this submit's commands and ends with it (shell-executor.ts).
+    const letGoOfShell = this.shell.hold?.();
     const started = performance.now();
     const apiBefore = this.cost.apiDurationMs;
     const fold = new TurnFold(this.conversation);
+    const partial = new PartialReplyWriter((line) => this.conversation.appendLine(line));
     let terminal: Terminal | null = null;
+    this.conversation.appendLine({ type: 'turn', phase: 'start', at: now() });
 
-    const userMessage: MessageItem = {
-      kind: 'message',
-      id: randomUUID(),
-      role: 'user',
-      origin: 'user',
-      content: typeof prompt === 'string' ? [{ type: 'text', text: prompt }] : prompt,
-      createdAt: now(),
-      status: 'complete',
-    };
-    this.record(userMessage);
-    yield { type: 'item', item: userMessage };
+    if (prompt !== null) {
+      const userMessage: MessageItem = {
+        kind: 'message',
+        id: randomUUID(),
+        role: 'user',
+        origin: 'user',
+        content: typeof prompt === 'string' ? [{ type: 'text', text: prompt }] : prompt,
+        createdAt: now(),
+        status: 'complete',
+      };
+      this.record(userMessage);
+      yield { type: 'item', item: userMessage };
+    }
 
     const toolUseContext: ToolUseContext = {
       toolUseId: '',
@@ -260,7 +367,39 @@ export class QueryEngine {
       agentId: this.agentId,
       ...(this.options.agents ? { agents: this.options.agents } : {}),
       ...(this.options.team ? { team: this.options.team } : {}),
+      ...(this.instructions ? { instructionsFor: this.instructionsFor } : {}),
     };
+    // Instruction files are re-read each turn: the person may have edited one since the last.
+    const instructions = this.instructions ? await this.instructions.reload() : undefined;
+    for (const text of instructions?.notices ?? []) {
+      if (this.shownInstructionNotices.has(text)) continue;
+      this.shownInstructionNotices.add(text);
+      const note = notice('warning', text, 'instructions');
+      this.showNotice(note);
+      yield { type: 'item', item: note };
+    }
+    // Auto memory: the directory and MEMORY.md, read at the session's first turn (memory-prompt.ts).
+    const memory = this.options.memoryPrompt?.section();
+    if (memory?.loaded) this.recordLoaded([memory.loaded]);
+    // Recall: memories picked for this message ride with it as a user-role note, not in the system
+    // prompt, so the prompt cache holds. A failing selector gives no note; the turn goes on.
+    if (prompt !== null && this.options.recall) {
+      const recalled = await this.options.recall.noteFor({
+        prompt,
+        models: this.options.models,
+        sessionModel: this.model,
+        toolsInUse: this.options.tools.map((t) => t.name),
+        signal: abort.signal,
+        tasks: this.tasks,
+        onUsage: (report) => this.addSideUsage(report),
+        context: this.conversation.context,
+      });
+      if (recalled) {
+        this.recordLoaded(this.options.recall.loadedFiles());
+        this.record(recalled);
+        yield { type: 'item', item: recalled };
+      }
+    }
     const loop = queryLoop({
       messages: [...this.conversation.context],
       systemPrompt: buildSystemPrompt({
@@ -269,6 +408,8 @@ export class QueryEngine {
         platform: this.options.platform ?? process.platform,
         date: new Date(),
         append: this.options.appendSystemPrompt,
+        instructions,
+        memory: memory?.section,
         ...(this.options.systemPrompt !== undefined ? { base: this.options.systemPrompt } : {}),
       }),
       tools: this.options.tools,
@@ -284,6 +425,7 @@ export class QueryEngine {
       tokenBudget: options.tokenBudget,
       onStop: this.options.onStop,
       sleep: this.options.sleep,
+      budget: this.options.budget,
     });
 
     try {
@@ -294,6 +436,7 @@ export class QueryEngine {
           break;
         }
         const e = next.value;
+        partial.apply(e);
         fold.apply(e);
         if (fold.cwd !== null) this.cwd = fold.cwd;
         yield e;
@@ -315,7 +458,10 @@ export class QueryEngine {
         this.conversation.closeDangling();
         this.conversation.saveCost();
       }
+      partial.close();
+      this.conversation.appendLine({ type: 'turn', phase: 'end', at: now() });
       this.running = null;
+      letGoOfShell?.();
     }
     const closing = this.conversation.closeDangling();
     if (closing) yield { type: 'item', item: closing };
@@ -333,6 +479,18 @@ export class QueryEngine {
     };
   }
 
+  /** For Read: the instructions a file brings into play, as text for its result. */
+  private readonly instructionsFor = async (file: string): Promise<string | null> => {
+    const files = (await this.instructions?.forRead(file)) ?? [];
+    return renderAttachment(files);
+  };
+
+  /** A side request of this agent (the memory selector, autoDream): the session pays for it. */
+  private addSideUsage(report: UsageReport): void {
+    this.conversation.addUsage(report);
+    if (!this.running) this.conversation.saveCost();
+  }
+
   private record(item: TranscriptItem): void {
     this.conversation.record(item);
   }
@@ -346,7 +504,7 @@ export class QueryEngine {
       case 'retry':
         return notice(
           'info',
-          `${e.error.message.split('.')[0] ?? 'API error'}; retrying in ${(e.delayMs / 1000).toFixed(1)} s (attempt ${e.attempt} of ${e.maxRetries}).`,
+          `${e.error.message.split('.')[0] ?? 'API error'}; retrying in ${e.delayMs < 1000 ? `${Math.round(e.delayMs)} ms` : `${(e.delayMs / 1000).toFixed(1)} s`} (attempt ${e.attempt} of ${e.maxRetries}).`,
           'retry',
         );
       case 'fallback':
@@ -361,4 +519,10 @@ export class QueryEngine {
         return null;
     }
   }
+}
+
+/** When this session's last cost snapshot was written (null: none): later usage is not in it. */
+function lastSnapshotAt(lines: readonly TranscriptLine[], sessionId: string): string | null {
+  const last = lines.findLast((l) => l.type === 'cost' && l.snapshot.sessionId === sessionId);
+  return last?.type === 'cost' ? last.at : null;
 }

@@ -17,6 +17,7 @@ export function usageReport(e: Extract<LoopEvent, { type: 'usage' }>): UsageRepo
     cacheWrite1hTokens: e.cacheWrite1hTokens,
     webSearchRequests: e.webSearchRequests,
     durationMs: e.durationMs,
+    ...(e.purpose ? { purpose: e.purpose } : {}),
   };
 }
 

@@ -54,6 +54,8 @@ export type LoopEvent =
       cacheWrite1hTokens: number;
       webSearchRequests: number;
       durationMs: number;
+      /** Set when the request was not the turn's own (a compaction); the usage line records it. */
+      purpose?: 'compact';
     }
   | { type: 'denied'; denial: PermissionDenial }
   /** A tool changed the working directory (a `cd`); the next turn starts there. */

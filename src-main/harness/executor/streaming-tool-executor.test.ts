@@ -15,6 +15,7 @@ import { loadBashParser } from '../bash/tree-sitter';
 import type { ToolUseBlock } from '@shared/domain/messages';
 import { toolContext } from '../../test-support/tool-context';
 import { testGate } from '../../test-support/gate';
+import type { PermissionHandler } from '../permissions/handlers';
 import { StreamingToolExecutor, type ExecutorEvent } from './streaming-tool-executor';
 import { builtinTools } from '../tools/registry';
 
@@ -200,5 +201,30 @@ describe('StreamingToolExecutor', () => {
     turn.abort();
     const [result] = (await done).flatMap((e) => (e.type === 'tool_result' ? [e.block] : []));
     expect(result).toMatchObject({ is_error: true, content: expect.stringContaining('Interrupted') });
+  });
+
+  it('times a call from its approval: the wait for a person is not part of its duration', async () => {
+    const ctx = toolContext();
+    let asked = 0;
+    const slowPerson: PermissionHandler = {
+      resolve: async () => {
+        asked++;
+        await new Promise((r) => setTimeout(r, 600));
+        return { behavior: 'allow', by: 'user' };
+      },
+    };
+    const ex = new StreamingToolExecutor({
+      tools: builtinTools(),
+      gate: testGate(ctx.projectRoot, 'default', slowPerson),
+      context: ctx,
+      turnSignal: new AbortController().signal,
+    });
+    const waited = performance.now();
+    ex.addTool(use('Bash', { command: 'echo hi > made.txt' }));
+    const [result] = (await collect(ex)).flatMap((e) => (e.type === 'tool_result' ? [e.block] : []));
+    expect(asked).toBe(1);
+    expect(performance.now() - waited).toBeGreaterThanOrEqual(600);
+    expect(result?.is_error).toBeUndefined();
+    expect(result?.meta?.durationMs).toBeLessThan(500);
   });
 });

@@ -179,7 +179,9 @@ export class StreamingToolExecutor {
   }
 
   private async run(t: Tracked): Promise<ToolResultBlock> {
-    const started = performance.now();
+    // Restarted once the gate has decided: time spent waiting for a person's approval is theirs,
+    // not the tool's, and a card saying a `true` took 40 s would be wrong.
+    let started = performance.now();
     const finish = (output: ToolOutput): ToolResultBlock =>
       this.toBlock(t, output, performance.now() - started);
     if (t.invalid !== null || !t.tool) return finish({ content: t.invalid ?? 'Unknown tool', isError: true });
@@ -187,6 +189,7 @@ export class StreamingToolExecutor {
     const tool = t.tool;
     const ctx: ToolUseContext = { ...this.context, toolUseId: t.block.id, abortSignal: this.sibling.signal };
     const decision = await this.options.gate.check(tool, t.input, ctx);
+    started = performance.now();
     if (decision.behavior === 'deny') {
       this.options.onDenied?.({ tool_name: tool.name, tool_use_id: t.block.id, tool_input: t.block.input });
       return finish({ content: decision.message, isError: true });

@@ -6,6 +6,7 @@ import { StreamIncompleteError, type DescribedApiError } from '../model/api-erro
 import type { ModelRouter } from '../model/model-client';
 import { backoffMs, classifyError, MAX_RETRY_AFTER_MS, sleep as realSleep } from '../model/retry';
 import type { PermissionGate } from '../permissions/gate';
+import type { BudgetGate } from '../cost/budget/session-budget';
 import { StreamingToolExecutor } from '../executor/streaming-tool-executor';
 import type { AnyTool, ToolUseContext } from '../tools/tool';
 import { collapseDrain } from './collapse';
@@ -43,6 +44,8 @@ export interface QueryParams {
   tokenBudget?: number | undefined;
   /** Stop hooks: a non-null answer blocks the end of the turn and is fed back to the model. */
   onStop?: ((messages: readonly MessageItem[]) => Promise<string | null>) | undefined;
+  /** The session's spending limits: awaited before every model request, told of every response's usage. */
+  budget?: BudgetGate | undefined;
   /** Injected for tests: waiting between retries. */
   sleep?: ((ms: number, signal: AbortSignal) => Promise<void>) | undefined;
 }
@@ -84,9 +87,9 @@ function assistantItem(
 }
 
 /** The final usage of one API response (billed whether its message is kept or withdrawn). */
-function usageEvent(message: AccumulatedMessage, model: string, durationMs: number): LoopEvent {
+function usageEvent(message: AccumulatedMessage, model: string, durationMs: number) {
   return {
-    type: 'usage',
+    type: 'usage' as const,
     model: message.model ?? model,
     apiId: message.id,
     usage: message.usage,
@@ -111,7 +114,13 @@ type Attempt =
     }
   | { kind: 'prompt_too_long'; error: DescribedApiError }
   | { kind: 'failed'; error: DescribedApiError }
-  | { kind: 'aborted'; partial: MessageItem | null };
+  | { kind: 'budget'; detail: string }
+  | {
+      kind: 'aborted';
+      partial: MessageItem | null;
+      /** A stopped reply is still billed for what it used so far (at least its input). */
+      used?: ReturnType<typeof usageEvent>;
+    };
 
 /**
  * One user turn: model call, tools, recovery — as a single `while (true)` over an explicit state.
@@ -145,6 +154,12 @@ export async function* queryLoop(params: QueryParams): AsyncGenerator<LoopEvent,
     let retries = 0;
     let overloaded = 0;
     for (;;) {
+      // Budgets: the session may pause here for the person's answer, or end the turn.
+      if (params.budget) {
+        const decision = await params.budget.beforeRequest(params.signal);
+        if (params.signal.aborted) return { kind: 'aborted', partial: null };
+        if (decision !== 'go') return { kind: 'budget', detail: decision.message };
+      }
       const itemId = randomUUID();
       const denials: PermissionDenial[] = [];
       const executor = new StreamingToolExecutor({
@@ -198,6 +213,7 @@ export async function* queryLoop(params: QueryParams): AsyncGenerator<LoopEvent,
           return {
             kind: 'aborted',
             partial: shown ? assistantItem(itemId, model, acc.message, content, 'interrupted') : null,
+            ...(shown ? { used: usageEvent(acc.message, model, performance.now() - started) } : {}),
           };
         }
         executor.discard();
@@ -241,9 +257,14 @@ export async function* queryLoop(params: QueryParams): AsyncGenerator<LoopEvent,
       const result = yield* attempt();
 
       if (result.kind === 'aborted') {
+        if (result.used) {
+          params.budget?.recordUsage(result.used);
+          yield result.used;
+        }
         if (result.partial) yield { type: 'assistant', item: result.partial };
         return terminal('aborted', 'Stopped by the user.');
       }
+      if (result.kind === 'budget') return terminal('budget', result.detail);
       if (result.kind === 'failed') {
         yield { type: 'error', error: result.error };
         return terminal('error', result.error.message, result.error);
@@ -271,6 +292,12 @@ export async function* queryLoop(params: QueryParams): AsyncGenerator<LoopEvent,
           }
         }
         if (!state.hasAttemptedReactiveCompact) {
+          // The summary is a model request too: it waits at the budget like the others.
+          if (params.budget) {
+            const decision = await params.budget.beforeRequest(params.signal);
+            if (params.signal.aborted) return terminal('aborted', 'Stopped by the user.');
+            if (decision !== 'go') return terminal('budget', decision.message);
+          }
           const compacted = await reactiveCompact(
             params.models.clientFor(model),
             model,
@@ -278,7 +305,12 @@ export async function* queryLoop(params: QueryParams): AsyncGenerator<LoopEvent,
             params.signal,
           );
           if (compacted.response?.complete) {
-            yield usageEvent(compacted.response, model, compacted.ok ? compacted.durationMs : 0);
+            const used = {
+              ...usageEvent(compacted.response, model, compacted.ok ? compacted.durationMs : 0),
+              purpose: 'compact' as const,
+            };
+            params.budget?.recordUsage(used);
+            yield used;
           }
           if (compacted.ok) {
             yield {
@@ -304,7 +336,9 @@ export async function* queryLoop(params: QueryParams): AsyncGenerator<LoopEvent,
       }
 
       const { itemId, message, executor, denials } = result;
-      yield usageEvent(message, model, result.durationMs);
+      const used = usageEvent(message, model, result.durationMs);
+      params.budget?.recordUsage(used);
+      yield used;
       state.budget = {
         ...state.budget,
         outputTokens: state.budget.outputTokens + message.usage.outputTokens,

@@ -5,7 +5,15 @@ import type { ToolUseContext } from '../tools/tool';
 export { CONTINUE_REASONS, type Continue, type ContinueReason } from '../events/agent-event';
 import type { Continue } from '../events/agent-event';
 
-export const TERMINAL_REASONS = ['completed', 'max_turns', 'aborted', 'error', 'prompt_too_long'] as const;
+/** `budget`: a spending limit was reached before a model request, and the turn stopped there. */
+export const TERMINAL_REASONS = [
+  'completed',
+  'max_turns',
+  'aborted',
+  'error',
+  'prompt_too_long',
+  'budget',
+] as const;
 export type TerminalReason = (typeof TERMINAL_REASONS)[number];
 
 export interface Terminal {

@@ -4,7 +4,7 @@ import { realpathNearest } from '../../platform/real-path';
 import type { CommandAnalysis } from '../bash/analyze';
 import { readPaths } from '../bash/read-paths';
 import { isInside } from '../tools/paths';
-import { pathRuleMatches } from './path-rules';
+import { pathRuleMatches, readRuleFor } from './path-rules';
 import { toolMatches, type PermissionRule } from './rule';
 
 /**
@@ -119,7 +119,7 @@ export function judgeBashReads(analysis: CommandAnalysis, o: BashReadsContext): 
         continue;
       }
       problems.push(`\`${read.name}\` would read outside the project (${where})`);
-      if (real === p) out.suggestions.push(`Read(//${p.replace(/^\//, '')})`);
+      if (real === p) out.suggestions.push(readRuleFor(p));
     }
     if (o.unsandboxed && read.followsLinks !== undefined) {
       // Paths already outside the project ask above; the walk looks for links out of the ones inside.

@@ -7,8 +7,9 @@ import { realpathNearest } from '../../platform/real-path';
 import { isInside } from '../tools/paths';
 import type { AnyTool, ToolUseContext } from '../tools/tool';
 import { judgeBashReads } from './bash-reads';
-import { pathRuleMatches } from './path-rules';
-import { protectedPathReason } from './protected-paths';
+import { memoryWriteReason } from './memory-dir-rule';
+import { editRuleFor, pathRuleMatches, readRuleFor } from './path-rules';
+import { carapaceHomeReason, protectedPathReason } from './protected-paths';
 import {
   bashPatternMatches,
   domainMatches,
@@ -49,6 +50,10 @@ export interface EngineContext {
   mode: PermissionMode;
   sandbox: SandboxPolicy;
   home: string;
+  /** The project's auto-memory directory (null: memory off); writes of memory files there need no approval. */
+  memoryDir?: string | null;
+  /** Carapace's data folder (`$CARAPACE_HOME`): writes there ask like protected paths. */
+  carapaceHome?: string | null;
 }
 
 const READ_TOOLS = new Set(['Read', 'Glob', 'Grep']);
@@ -338,6 +343,11 @@ export class PermissionEngine {
         reason: `the rule ${ask.text} (${ask.source} settings) asks first`,
       };
 
+    // After deny and ask rules (a person's rule still wins), before the outside-the-project check.
+    const memory =
+      ctx.mode === 'plan' ? null : memoryWriteReason(tool.name, writes, ctx.memoryDir, none.checkedPaths);
+    if (memory) return { ...none, behavior: 'allow', decidedBy: 'default', reason: memory };
+
     const outside = writes.flatMap((p, i) => {
       const r = realWrites[i] ?? p;
       return inside(p, r) ? [] : [r === p ? p : `${p}, which leads to ${r}`];
@@ -362,7 +372,9 @@ export class PermissionEngine {
       };
     // Protected paths ask in every mode but bypass; neither allow rules nor acceptEdits approve them,
     // and "Always allow" offers no rule for them.
-    const guarded = writes.flatMap((p) => protectedPathReason(p, tc.projectRoot) ?? []);
+    const guarded = writes.flatMap(
+      (p) => protectedPathReason(p, tc.projectRoot) ?? carapaceHomeReason(p, ctx.carapaceHome) ?? [],
+    );
     if (guarded.length > 0)
       return {
         ...none,
@@ -394,7 +406,7 @@ export class PermissionEngine {
         decidedBy: 'default',
         reason: `${tool.name} would read outside the project (${where})`,
         // An allow rule must cover both the link and its target.
-        suggestions: real === target ? [`Read(//${target.replace(/^\//, '')})`] : [],
+        suggestions: real === target ? [readRuleFor(target)] : [],
       };
     }
     if (writes.length > 0 && ctx.mode === 'acceptEdits')
@@ -404,12 +416,7 @@ export class PermissionEngine {
         decidedBy: 'mode',
         reason: 'acceptEdits mode: file edits inside the project',
       };
-    const suggestion = writes[0]
-      ? `Edit(./${path.relative(tc.projectRoot, path.dirname(writes[0])).split(path.sep).join('/') || '.'}/**)`.replace(
-          '/./**',
-          '/**',
-        )
-      : tool.name;
+    const suggestion = writes[0] ? editRuleFor(tc.projectRoot, path.dirname(writes[0])) : tool.name;
     return {
       ...none,
       behavior: 'ask',

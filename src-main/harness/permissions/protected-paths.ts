@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { realpathNearest } from '../../platform/real-path';
@@ -116,6 +116,54 @@ function reasonFor(target: string, projectRoot: string): string | null {
 export function protectedPathReason(target: string, projectRoot: string): string | null {
   const lexical = path.resolve(target);
   return reasonFor(lexical, projectRoot) ?? reasonFor(realpathNearest(lexical), realpathNearest(projectRoot));
+}
+
+const inOrAt = (root: string, target: string) => {
+  const rel = path.relative(root, target);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+};
+
+const CARAPACE_HOME_REASON =
+  "Carapace's own data folder ($CARAPACE_HOME: its settings, budgets, trust decisions, usage ledger and transcripts): a change there can widen the agent's permissions or hide what it spent";
+
+/**
+ * Why writing `target` changes Carapace's own data folder, or null. It matters when that folder lies
+ * inside the project (a person opens their home folder): then acceptEdits would otherwise let the
+ * model rewrite `settings.json` and lift its own budget. Checked as written and as resolved, against
+ * the folder as written and as resolved, so neither a link into it nor a linked home slips past.
+ * The memory directory lives inside it too; its own rule (memory-dir-rule.ts) is decided first.
+ */
+export function carapaceHomeReason(target: string, carapaceHome: string | null | undefined): string | null {
+  if (!carapaceHome) return null;
+  const home = path.resolve(carapaceHome);
+  const homes = [home, realpathNearest(home)];
+  const lexical = path.resolve(target);
+  const targets = [lexical, realpathNearest(lexical)];
+  return homes.some((h) => targets.some((t) => inOrAt(h, t)))
+    ? `${target} is in ${CARAPACE_HOME_REASON}`
+    : null;
+}
+
+/**
+ * For the OS sandbox: the existing entries of Carapace's data folder, when that folder lies in one of
+ * the writable `roots`. `projects` stays writable: it holds the session's own folder and temp folder,
+ * which commands are given to write in. Only existing paths: a read-only stand-in for an absent
+ * `settings.json` would be an empty file Carapace then reads.
+ */
+export function carapaceHomeDenials(
+  carapaceHome: string | null | undefined,
+  roots: readonly string[],
+): string[] {
+  if (!carapaceHome) return [];
+  const home = realpathNearest(carapaceHome);
+  if (!roots.some((r) => inOrAt(realpathNearest(r), home))) return [];
+  let names: string[];
+  try {
+    names = readdirSync(home);
+  } catch {
+    return [];
+  }
+  return names.filter((n) => n !== 'projects').map((n) => path.join(home, n));
 }
 
 /** Protected names mounted read-only at a root even when absent (the runtime stubs them while a command runs). */

@@ -1,3 +1,6 @@
+import { compileNameGlob } from '../tools/glob-match';
+import { PATH_RULE_TOOLS, pathRuleProblem } from './path-rules';
+
 /** Where a rule comes from, highest precedence first. */
 export const RULE_SOURCES = ['policy', 'cli', 'local', 'project', 'user', 'session'] as const;
 export type RuleSource = (typeof RULE_SOURCES)[number];
@@ -14,6 +17,11 @@ export interface PermissionRule {
   specifier: string | null;
   /** For path rules: the folder relative paths in the pattern start from. */
   base: string;
+  /**
+   * A deny or ask rule whose path pattern cannot be used, in words: it is kept and covers everything
+   * its tool touches (failing closed), and this is reported where the settings are read.
+   */
+  unusable?: string;
 }
 
 export class RuleSyntaxError extends Error {
@@ -35,14 +43,25 @@ export function parseRule(
   if (!m?.[1]) throw new RuleSyntaxError(text, 'expected Tool or Tool(specifier)');
   const spec = m[2]?.trim();
   if (spec === '') throw new RuleSyntaxError(text, 'the parentheses are empty');
-  return {
-    source,
-    behavior,
-    text: trimmed,
-    tool: m[1],
-    specifier: spec === undefined || spec === '*' ? null : spec,
-    base,
-  };
+  const specifier = spec === undefined || spec === '*' ? null : spec;
+  if (specifier !== null && PATH_RULE_TOOLS.has(m[1])) {
+    const problem = pathRuleProblem(specifier);
+    // An allow that cannot be used is dropped; a deny or ask dropped would open what it closed
+    // (managed policy included), so it stays, covering everything (see pathRuleMatches).
+    if (problem !== null && behavior === 'allow')
+      throw new RuleSyntaxError(text, `its path pattern cannot be used: ${problem}`);
+    if (problem !== null)
+      return {
+        source,
+        behavior,
+        text: trimmed,
+        tool: m[1],
+        specifier,
+        base,
+        unusable: `Permission rule "${trimmed}" has a path pattern that cannot be used: ${problem}. Until it is fixed, it ${behavior === 'deny' ? 'denies' : 'asks about'} everything ${m[1]} touches.`,
+      };
+  }
+  return { source, behavior, text: trimmed, tool: m[1], specifier, base };
 }
 
 /** Tool-name match: exact, or a glob (`*`, `mcp__*`); `mcp__server` covers every tool of that server. */
@@ -51,13 +70,7 @@ export function toolMatches(ruleTool: string, tool: string): boolean {
   if (ruleTool.startsWith('mcp__') && !ruleTool.slice(5).includes('__') && !ruleTool.includes('*'))
     return tool.startsWith(`${ruleTool}__`);
   if (!ruleTool.includes('*')) return false;
-  const re = new RegExp(
-    `^${ruleTool
-      .split('*')
-      .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-      .join('.*')}$`,
-  );
-  return re.test(tool);
+  return compileNameGlob(ruleTool)(tool);
 }
 
 /**

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseRule } from './rule';
-import { pathRuleGlob } from './path-rules';
+import { pathRuleGlobs } from './path-rules';
 import type { PermissionSources } from './settings-sources';
 import { shellPolicy } from './sandbox-policy';
 
@@ -81,15 +81,33 @@ describe('shellPolicy', () => {
   });
 });
 
-describe('pathRuleGlob', () => {
+describe('pathRuleGlobs', () => {
   const glob = (text: string, behavior: 'allow' | 'deny' = 'deny') =>
-    pathRuleGlob(parseRule(text, 'project', behavior, root), root, home);
+    pathRuleGlobs(parseRule(text, 'project', behavior, root), root, home);
   it('anchors like the permission rules do', () => {
-    expect(glob('Read(.env)')).toBe(`${root}/**/.env`);
-    expect(glob('Read(./build/out.txt)')).toBe(`${root}/build/out.txt`);
-    expect(glob('Read(/config/x)')).toBe(`${root}/config/x`);
-    expect(glob('Read(~/notes)')).toBe(`${home}/notes`);
-    expect(glob('Read(//var/log/*.log)')).toBe('/var/log/*.log');
-    expect(glob('Read')).toBeNull();
+    expect(glob('Read(.env)')).toEqual([`${root}/**/.env`]);
+    expect(glob('Read(./build/out.txt)')).toEqual([`${root}/build/out.txt`]);
+    expect(glob('Read(/config/x)')).toEqual([`${root}/config/x`]);
+    expect(glob('Read(~/notes)')).toEqual([`${home}/notes`]);
+    expect(glob('Read(//var/log/*.log)')).toEqual(['/var/log/*.log']);
+    expect(glob('Read')).toEqual([]);
+  });
+
+  it('gives one glob per alternative of a brace set, each with its own anchor', () => {
+    expect(glob('Read({secrets/**,.env})')).toEqual([`${root}/**/secrets/**`, `${root}/**/.env`]);
+    expect(glob('Read({*.pem,*.key,*.p12})')).toEqual([
+      `${root}/**/*.pem`,
+      `${root}/**/*.key`,
+      `${root}/**/*.p12`,
+    ]);
+    expect(glob('Read({//etc/ssl/**,~/.aws/**})')).toEqual(['/etc/ssl/**', `${home}/.aws/**`]);
+  });
+
+  it('keeps a deny whose pattern cannot be used as a deny of the whole folder it could name', () => {
+    expect(glob('Read(//etc/ssl/{1..3}*a*b*c)')).toEqual(['/etc/ssl']);
+    expect(glob('Read(~/.aws/../x)')).toEqual([`${home}/.aws`]);
+    expect(glob('Read(a/../b)')).toEqual([root]);
+    expect(glob('Read({1..3}*a*b*c)')).toEqual([root]);
+    expect(() => glob('Read({1..3}*a*b*c)', 'allow')).toThrow(/cannot be used/);
   });
 });

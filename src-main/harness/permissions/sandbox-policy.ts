@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { pathRuleGlob } from './path-rules';
-import { sandboxWriteDenials } from './protected-paths';
+import { pathRuleGlobs } from './path-rules';
+import { carapaceHomeDenials, sandboxWriteDenials } from './protected-paths';
 import { loadPermissionSources, type PermissionSources, type SourceLocations } from './settings-sources';
 import { secretPaths, type SandboxService } from '../bash/sandbox';
 import { SessionShell, type ShellPolicy } from '../bash/shell-executor';
@@ -30,12 +30,11 @@ function ruleDomains(sources: PermissionSources): string[] {
  */
 export function shellPolicy(
   sources: PermissionSources,
-  o: { projectRoot: string; home: string; tempDir: string },
+  o: { projectRoot: string; home: string; tempDir: string; carapaceHome?: string },
 ): ShellPolicy {
   const readDenied = sources.rules.flatMap((r) => {
     if (r.behavior !== 'deny' || r.tool !== 'Read') return [];
-    const glob = pathRuleGlob(r, o.projectRoot, o.home);
-    return glob ? [glob] : [];
+    return pathRuleGlobs(r, o.projectRoot, o.home);
   });
   const roots = [o.projectRoot];
   return {
@@ -44,7 +43,9 @@ export function shellPolicy(
     writable: [o.projectRoot, o.tempDir],
     // From the project root, not the process's working directory: the runtime's own mandatory denies
     // follow process.cwd(), which in the app and serve mode is not the project.
-    denyWrite: sources.sandbox.enabled ? sandboxWriteDenials(roots) : [],
+    denyWrite: sources.sandbox.enabled
+      ? [...sandboxWriteDenials(roots), ...carapaceHomeDenials(o.carapaceHome, roots)]
+      : [],
     guardRoots: roots,
     quarantineDir: path.join(path.dirname(o.tempDir), 'quarantine'),
     denyRead: [...secretPaths(o.home, o.projectRoot), ...readDenied],
@@ -72,6 +73,7 @@ export function createSessionShell(o: SessionShellSetup): SessionShell {
         projectRoot: o.locations.projectRoot,
         home: o.home,
         tempDir,
+        carapaceHome: o.locations.home,
       }),
   });
 }

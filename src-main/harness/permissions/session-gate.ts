@@ -1,4 +1,5 @@
 import type { PermissionMode } from '@shared/domain/permissions';
+import { resolveMemoryDir } from './memory-settings';
 import { PermissionEngine, type SandboxPolicy } from './engine';
 import { EngineGate, type PermissionLogEntry } from './engine-gate';
 import type { PermissionHandler } from './handlers';
@@ -48,7 +49,16 @@ export function createSessionGate(o: SessionGateOptions): EngineGate {
       autoAllowBashIfSandboxed: s.sandbox.autoAllowBashIfSandboxed,
       excludedCommands: s.sandbox.excludedCommands,
     };
-    return { rules: s.rules, mode: o.mode(), sandbox, home: o.home };
+    // Re-read like the rules, so turning memory off in settings applies from the next call.
+    const memoryDir = resolveMemoryDir({ locations: o.locations, userHome: o.home }).dir;
+    return {
+      rules: s.rules,
+      mode: o.mode(),
+      sandbox,
+      home: o.home,
+      memoryDir,
+      carapaceHome: o.locations.home,
+    };
   });
   return new EngineGate({
     engine,

@@ -179,6 +179,35 @@ describe('settings read key by key', () => {
     expect(managedPolicyError(policyFile)).toBeNull();
   });
 
+  it('managed deny rules with brace sets are kept; an unusable deny is kept failing closed, an unusable allow dropped', () => {
+    const home = tempDir();
+    const projectRoot = tempDir();
+    const policyFile = path.join(home, 'managed-settings.json');
+    writeFileSync(
+      policyFile,
+      JSON.stringify({
+        permissions: {
+          deny: ['Read({secrets/**,.env})', 'Read({*.pem,*.key,*.p12})', 'Read(a/../b)'],
+          allow: ['Read(c/../d)'],
+        },
+      }),
+    );
+    const s = loadPermissionSources({ home, projectRoot, policyFile });
+    expect(ruleList(s)).toEqual([
+      'policy:deny:Read({secrets/**,.env})',
+      'policy:deny:Read({*.pem,*.key,*.p12})',
+      'policy:deny:Read(a/../b)',
+    ]);
+    expect(s.problems).toEqual([
+      expect.stringMatching(
+        /"Read\(a\/\.\.\/b\)" has a path pattern that cannot be used: .*denies everything Read touches/,
+      ),
+      expect.stringMatching(/"Read\(c\/\.\.\/d\)" is not valid: its path pattern cannot be used/),
+    ]);
+    // A new rule whose pattern cannot be used is refused, not saved to fail closed.
+    expect(() => addLocalRule(projectRoot, 'deny', 'Read(a/../b)')).toThrow(/cannot be used/);
+  });
+
   it('one bad entry in a list is dropped alone; a lone deny string still denies; a lone allow string grants nothing', () => {
     const home = tempDir();
     writeFileSync(

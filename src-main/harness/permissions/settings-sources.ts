@@ -112,7 +112,9 @@ export function loadPermissionSources(loc: SourceLocations): PermissionSources {
   ) => {
     for (const text of texts ?? []) {
       try {
-        rules.push(parseRule(text, source, behavior, base));
+        const rule = parseRule(text, source, behavior, base);
+        rules.push(rule);
+        if (rule.unusable) problems.push(rule.unusable);
       } catch (error) {
         problems.push(error instanceof RuleSyntaxError ? error.message : String(error));
       }
@@ -224,7 +226,10 @@ function editLocal(projectRoot: string, change: (permissions: Record<string, unk
 
 /** Adds a rule to `.claude/settings.local.json` (what "Always allow" writes), keeping everything else. */
 export function addLocalRule(projectRoot: string, behavior: RuleBehavior, text: string): void {
-  parseRule(text, 'local', behavior, projectRoot);
+  // A new rule is refused outright if its pattern cannot be used; only rules already written are
+  // kept failing closed.
+  if (parseRule(text, 'local', behavior, projectRoot).unusable)
+    throw new RuleSyntaxError(text, 'its path pattern cannot be used');
   editLocal(projectRoot, (p) => {
     const list = Array.isArray(p[behavior]) ? (p[behavior] as string[]) : [];
     if (!list.includes(text)) p[behavior] = [...list, text];

@@ -3,11 +3,14 @@ import { agentTool } from '../agents/agent-tool';
 import { QueryEngine } from '../engine/query-engine';
 import type { AgentEvent, EngineEvent } from '../events/agent-event';
 import { createSessionShell } from '../permissions/sandbox-policy';
+import type { PermissionGate } from '../permissions/gate';
 import { createSessionGate } from '../permissions/session-gate';
 import { TranscriptWriter } from '../session/transcript-file';
 import { coordinatorRun, COORDINATOR_PROMPT } from '../teams/coordinator-run';
 import { TeamManager } from '../teams/team-manager';
 import { coordinatorTools } from '../teams/tools/coordinator-tools';
+import { sessionMemoryFor } from '../memory/dream/session-memory';
+import { SessionMemoryPrompt } from '../memory/memory-prompt';
 import { createSpawner } from './subagents';
 import { createWorkerFactory } from './teammates';
 import type { AgentRuntime, RuntimeSetup } from './types';
@@ -20,6 +23,17 @@ export type { AgentRuntime, RuntimeSetup } from './types';
  * come through here, so they cannot drift apart.
  */
 export function createRuntime(s: RuntimeSetup): AgentRuntime {
+  const sandboxStatus = s.sandbox;
+  // A sandbox probe still under way (print mode starts it without waiting) is waited for before any
+  // decision, since the gate reads the sandbox's status to decide.
+  const waitForSandbox = (inner: PermissionGate): PermissionGate => ({
+    filterTools: (tools) => inner.filterTools(tools),
+    check: async (tool, input, ctx) => {
+      const probe = sandboxStatus?.statusInFlight;
+      if (probe) await probe;
+      return inner.check(tool, input, ctx);
+    },
+  });
   const sessionDir = s.sessionDir ?? path.join(path.dirname(s.transcriptFile), s.sessionId);
   const agentId = s.agent?.agentId ?? s.sessionId;
   const parentId = s.agent?.parentId ?? null;
@@ -75,6 +89,13 @@ export function createRuntime(s: RuntimeSetup): AgentRuntime {
   const tools = team
     ? coordinatorTools(() => team.coordinator().agentTypes())
     : [...s.tools.filter((t) => t.name !== 'Agent'), ...(spawner ? [agentTool(spawner)] : [])];
+  const shell = createSessionShell({
+    sessionDir,
+    locations: s.locations,
+    home: s.home,
+    env: s.toolEnv,
+    sandbox,
+  });
   engine = new QueryEngine({
     sessionId: s.sessionId,
     agentId,
@@ -85,7 +106,7 @@ export function createRuntime(s: RuntimeSetup): AgentRuntime {
     model: s.model,
     fallbackModel: s.fallbackModel,
     permissionMode: s.initialMode,
-    gate: s.restrictGate ? s.restrictGate(gate) : gate,
+    gate: s.restrictGate ? s.restrictGate(waitForSandbox(gate)) : waitForSandbox(gate),
     tools,
     models: s.models,
     toolEnv: s.toolEnv,
@@ -99,20 +120,34 @@ export function createRuntime(s: RuntimeSetup): AgentRuntime {
     agents: spawner,
     team: team?.coordinator() ?? s.teammate,
     taskEvents: { ...s.taskEvents, onAgentEvent: onNested },
-    shell: createSessionShell({
-      sessionDir,
-      locations: s.locations,
-      home: s.home,
-      env: s.toolEnv,
-      sandbox,
-    }),
+    shell,
+    // Memory recall and autoDream for a session's main agent (sub-agents and teammates get none).
+    recall: s.agent
+      ? undefined
+      : sessionMemoryFor({ locations: s.locations, userHome: s.home, autoDream: s.autoDream }),
+    memoryPrompt: s.agent ? undefined : new SessionMemoryPrompt({ locations: s.locations, userHome: s.home }),
+    // CLAUDE.md files: the same home and $CARAPACE_HOME the session's settings come from.
+    instructionRoots: { homeDir: s.home, carapaceHome: s.locations.home },
+    // Every agent of the session awaits the same budget before each model request.
+    budget: s.budget,
   });
   const built = engine;
-  async function* runTurn(
+  // The session's long-lived sandboxed shell ends with its engine (a closed tab, a finished -p run).
+  const closeEngine = built.close.bind(built);
+  built.close = async () => {
+    try {
+      await closeEngine();
+    } finally {
+      await shell.close();
+    }
+  };
+  function runTurn(
     prompt: Parameters<AgentRuntime['run']>[0],
     options: Parameters<AgentRuntime['run']>[1] = {},
   ): ReturnType<AgentRuntime['run']> {
-    const turn = built.submit(prompt, options);
+    return forward(built.submit(prompt, options));
+  }
+  async function* forward(turn: ReturnType<QueryEngine['submit']>): ReturnType<AgentRuntime['run']> {
     try {
       for (;;) {
         const next = await turn.next();
@@ -143,5 +178,7 @@ export function createRuntime(s: RuntimeSetup): AgentRuntime {
             waitForTeam: s.coordinator?.waitForTeam === true,
           })
       : runTurn,
+    // A retry answers what is already in the transcript; a coordinator's team waits as it was.
+    retry: (options = {}) => forward(built.retry(options)),
   };
 }

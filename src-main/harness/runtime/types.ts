@@ -1,5 +1,6 @@
 import type { PermissionMode } from '@shared/domain/permissions';
 import type { SandboxService } from '../bash/sandbox';
+import type { BudgetGate } from '../cost/budget/session-budget';
 import type { AgentCatalog } from '../agents/definition';
 import type { QueryEngine, EngineOptions, TurnResult } from '../engine/query-engine';
 import type { AgentEvent } from '../events/agent-event';
@@ -78,6 +79,16 @@ export interface RuntimeSetup extends Pick<
   coordinator?: CoordinatorSetup | undefined;
   /** A team's worker: its side of the team (sending a plan for approval). */
   teammate?: TeammateTeam | undefined;
+  /**
+   * false where the process ends with the run (print mode): the session is counted for autoDream
+   * but no consolidation starts, since the exit would kill it (memory/dream/auto-dream.ts).
+   */
+  autoDream?: boolean | undefined;
+  /**
+   * The session's spending limits (cost/budget): one gate for the whole session, handed on to its
+   * sub-agents and teammates with the rest of this setup, so they spend from the same budget.
+   */
+  budget?: BudgetGate | undefined;
 }
 
 export interface AgentRuntime {
@@ -98,4 +109,6 @@ export interface AgentRuntime {
     prompt: string | ContentBlock[],
     options?: { signal?: AbortSignal; tokenBudget?: number },
   ): AsyncGenerator<AgentEvent, TurnResult>;
+  /** Runs the failed or cut-off last turn again, without a new message (see QueryEngine.retry). */
+  retry(options?: { signal?: AbortSignal; tokenBudget?: number }): AsyncGenerator<AgentEvent, TurnResult>;
 }

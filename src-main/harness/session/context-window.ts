@@ -20,6 +20,9 @@ export function contextFromLines(lines: readonly TranscriptLine[]): MessageItem[
         line.how === 'collapse'
           ? foldBefore(context, cut).messages
           : [...(line.summary ? [line.summary] : []), ...context.slice(cut)];
+    } else if (line.type === 'rewind') {
+      const dropped = new Set(line.dropIds);
+      context = context.filter((m) => !dropped.has(m.id));
     }
   }
   return context;

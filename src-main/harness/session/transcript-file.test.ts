@@ -69,3 +69,20 @@ describe('createTranscript', () => {
     expect(readTranscript(file).lines).toEqual([title('one')]);
   });
 });
+
+describe('partial lines', () => {
+  it('skips and reports a piece whose block index is past the bound, keeping the rest', () => {
+    const file = path.join(tempDir('transcript-'), 's.jsonl');
+    const hostile = '{"type":"partial","itemId":"x","model":"m","index":4294967294,"text":"x"}\n';
+    const fine = '{"type":"partial","itemId":"x","model":"m","index":4096,"text":"y"}\n';
+    writeFileSync(file, jsonl(title('one')) + hostile + fine);
+    const read = readTranscript(file);
+    expect(read.lines).toEqual([
+      title('one'),
+      { type: 'partial', itemId: 'x', model: 'm', index: 4096, text: 'y' },
+    ]);
+    expect(read.problems).toEqual([
+      'Line 2 is not a transcript entry this version understands; it was skipped.',
+    ]);
+  });
+});

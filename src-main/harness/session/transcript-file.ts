@@ -13,15 +13,19 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { MessageItem, TranscriptItem } from '@shared/domain/messages';
+import { MessageItem, ToolUseBlock, TranscriptItem } from '@shared/domain/messages';
 import { PermissionLogEntry, PermissionMode } from '@shared/domain/permissions';
 import { AppError, errnoCode } from '../../platform/errors';
 import { CostSnapshot } from '../cost/tracker';
+import { BudgetLine, UsageLine } from '../cost/usage-line';
 
 /**
  * One session on disk: a JSONL file, one line per event, appended as it happens. A crash can lose
  * at most the line being written; readers skip and report a torn or corrupt line instead of failing.
  */
+/** The largest block index a `partial` line may carry: far above any real reply's block count. */
+export const MAX_PARTIAL_INDEX = 4096;
+
 export const TranscriptLine = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('session'),
@@ -57,9 +61,37 @@ export const TranscriptLine = z.discriminatedUnion('type', [
   }),
   /** A permission decision, for the session's permission log. */
   z.object({ type: z.literal('permission'), entry: PermissionLogEntry }),
+  /**
+   * A piece of the reply still streaming, kept as it arrives so that a crash loses at most a moment
+   * of it: text to append to block `index`, or a finished tool call at `index`. The reply's `item`
+   * line supersedes them; `withdrawn` says the attempt was dropped (retried, regenerated). Pieces
+   * without either are a reply the app died in, shown as interrupted on the next load.
+   */
+  z.object({
+    type: z.literal('partial'),
+    itemId: z.string(),
+    model: z.string(),
+    // Bounded: a hostile line with a huge index must be skipped as corrupt, not rebuilt into a
+    // reply array billions of slots long (which hangs the process opening the session).
+    index: z.number().int().nonnegative().max(MAX_PARTIAL_INDEX),
+    text: z.string().optional(),
+    toolUse: ToolUseBlock.optional(),
+    withdrawn: z.literal(true).optional(),
+  }),
+  /** A turn began or ended: a start without an end is a turn the app died in. */
+  z.object({ type: z.literal('turn'), phase: z.enum(['start', 'end']), at: z.string() }),
+  /**
+   * A failed reply's messages taken out of the context before a retry (they stay in the transcript):
+   * the retry asks again from the person's message, not from half an answer.
+   */
+  z.object({ type: z.literal('rewind'), dropIds: z.array(z.string()), at: z.string() }),
   /** Cost and usage so far; restored on resume only for the same session id. */
   /** `snapshot` is the agent's total with its sub-agents'; `own` (when it has had any) its own alone. */
   z.object({ type: z.literal('cost'), snapshot: CostSnapshot, own: CostSnapshot.optional(), at: z.string() }),
+  /** One API response's usage and price (what the usage ledger is rebuilt from). */
+  UsageLine,
+  /** A budget warning, pause or answer. */
+  BudgetLine,
 ]);
 export type TranscriptLine = z.infer<typeof TranscriptLine>;
 

@@ -3,9 +3,20 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MemorySecretStore } from '../../platform/secrets';
 import { tempDir } from '../../test-support/temp';
+import defaultSettings from '../../../resources/default-settings.json';
 import { SettingsService } from './settings-service';
 
 describe('SettingsService', () => {
+  it('fills what the file leaves out from resources/default-settings.json', () => {
+    const file = path.join(tempDir(), 'settings.json');
+    writeFileSync(file, JSON.stringify({ theme: 'dark' }));
+    const view = new SettingsService(file, {}, new MemorySecretStore()).view();
+    expect(view).toMatchObject({ theme: 'dark', terminalGpu: defaultSettings.terminalGpu });
+    expect(
+      new SettingsService(path.join(tempDir(), 'none.json'), {}, new MemorySecretStore()).view(),
+    ).toMatchObject(defaultSettings);
+  });
+
   it('uses the demo model only when there is neither a key nor a base URL', () => {
     const file = path.join(tempDir(), 'settings.json');
     const secrets = new MemorySecretStore();

@@ -1,9 +1,22 @@
 import { copyFileSync } from 'node:fs';
-import { UserSettings, type SettingsPatch, type SettingsView } from '@shared/domain/settings';
+import { z } from 'zod';
+import {
+  ThemePreference,
+  UserSettings,
+  type SettingsPatch,
+  type SettingsView,
+} from '@shared/domain/settings';
+import { Budgets } from '@shared/domain/cost-report';
+import defaultSettings from '../../../resources/default-settings.json';
 import { readJsonFile, writeJsonFileAtomic } from '../../platform/json-file';
 import type { SecretStore } from '../../platform/secrets';
 
 const API_KEY_SECRET = 'anthropicApiKey';
+
+/** What a setting is when the user's file does not say: resources/default-settings.json, bundled. */
+export const DEFAULT_SETTINGS = z
+  .object({ theme: ThemePreference, terminalGpu: z.boolean() })
+  .parse(defaultSettings);
 
 export interface Credentials {
   apiKey: string | null;
@@ -62,8 +75,8 @@ export class SettingsService {
       model: this.settings.model ?? null,
       anthropicBaseUrl: creds.baseUrl,
       baseUrlSource: envBase ? 'env' : this.settings.anthropicBaseUrl ? 'settings' : 'none',
-      theme: this.settings.theme ?? 'system',
-      terminalGpu: this.settings.terminalGpu ?? true,
+      theme: this.settings.theme ?? DEFAULT_SETTINGS.theme,
+      terminalGpu: this.settings.terminalGpu ?? DEFAULT_SETTINGS.terminalGpu,
       apiKeySource: envKey ? 'env' : creds.apiKey ? 'stored' : 'none',
       keyStorage: this.secrets.kind,
       problem: this.problem,
@@ -85,6 +98,37 @@ export class SettingsService {
     writeJsonFileAtomic(this.file, settings);
     this.settings = settings;
     return this.changed();
+  }
+
+  /** The `budgets` block as written, or {} when absent or not valid (harness/cost/budget says why). */
+  budgets(): Budgets {
+    const parsed = Budgets.safeParse(this.settings['budgets'] ?? {});
+    return parsed.success ? parsed.data : {};
+  }
+
+  /**
+   * Changes spending limits in the user's file: a number sets one, null removes one, every other key
+   * of the file is kept. Read afresh first, so an edit made by hand meanwhile is not lost; a block that
+   * was not valid is replaced by the limits given.
+   */
+  setBudgets(patch: Partial<Record<keyof Budgets, number | null | undefined>>): Budgets {
+    this.reload();
+    if (this.problem !== null) {
+      copyFileSync(this.file, `${this.file}.invalid-${Date.now()}`);
+      this.problem = null;
+    }
+    const next: Record<string, unknown> = { ...this.budgets() };
+    for (const [key, value] of Object.entries(patch)) {
+      if (value === null) delete next[key];
+      else if (value !== undefined) next[key] = value;
+    }
+    const budgets = Budgets.parse(next);
+    const file: Record<string, unknown> = { ...this.settings };
+    if (Object.keys(budgets).length === 0) delete file['budgets'];
+    else file['budgets'] = budgets;
+    writeJsonFileAtomic(this.file, file);
+    this.settings = UserSettings.parse(file);
+    return budgets;
   }
 
   setApiKey(key: string | null): SettingsView {

@@ -105,7 +105,14 @@ export class TaskManager {
     command: string,
     run: (task: Task) => Promise<void>,
   ): TaskView {
-    const prefix = kind === 'local_bash' ? 'bash' : kind === 'in_process_teammate' ? 'teammate' : 'agent';
+    const prefix =
+      kind === 'local_bash'
+        ? 'bash'
+        : kind === 'in_process_teammate'
+          ? 'teammate'
+          : kind === 'dream'
+            ? 'dream'
+            : 'agent';
     const id = `${prefix}_${randomBytes(6).toString('hex')}`;
     const view: TaskView = {
       id,

@@ -1,3 +1,6 @@
+import { structuredPatch } from 'diff';
+
+/** One line of a diff as the UI draws it; `@` is a header between hunks (the shared DiffDisplay). */
 export interface DiffLine {
   op: '+' | '-' | ' ' | '@';
   text: string;
@@ -6,80 +9,55 @@ export interface DiffLine {
 const CONTEXT = 3;
 /** Lines a diff keeps for display: a rewrite of a huge file must not bloat the transcript. */
 export const MAX_DIFF_LINES = 400;
-/** Past this many changed lines on each side, skip the LCS and show a plain replace. */
-const LCS_LIMIT = 2000;
+/**
+ * Past this edit distance (or this long), jsdiff gives up and the change shows as a plain replace:
+ * Myers' algorithm is O(N·D), so two large, wholly different texts must not stall the main process.
+ */
+const MAX_EDIT_LENGTH = 1000;
+const DIFF_TIMEOUT_MS = 200;
 
-function lcsOps(a: readonly string[], b: readonly string[]): DiffLine[] {
-  if (a.length > LCS_LIMIT || b.length > LCS_LIMIT || a.length * b.length > 4_000_000) {
-    return [
-      ...a.map((text) => ({ op: '-' as const, text })),
-      ...b.map((text) => ({ op: '+' as const, text })),
-    ];
-  }
-  // Classic LCS table, then walk it; inputs are the middle part that differs, usually small.
-  const n = a.length;
-  const m = b.length;
-  const table = Array.from({ length: n + 1 }, () => new Uint32Array(m + 1));
-  for (let i = n - 1; i >= 0; i--) {
-    const row = table[i] as Uint32Array;
-    const next = table[i + 1] as Uint32Array;
-    for (let j = m - 1; j >= 0; j--)
-      row[j] = a[i] === b[j] ? (next[j + 1] ?? 0) + 1 : Math.max(next[j] ?? 0, row[j + 1] ?? 0);
-  }
-  const out: DiffLine[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < n && j < m) {
-    if (a[i] === b[j]) {
-      out.push({ op: ' ', text: a[i] ?? '' });
-      i++;
-      j++;
-    } else if ((table[i + 1]?.[j] ?? 0) >= (table[i]?.[j + 1] ?? 0))
-      out.push({ op: '-', text: a[i++] ?? '' });
-    else out.push({ op: '+', text: b[j++] ?? '' });
-  }
-  while (i < n) out.push({ op: '-', text: a[i++] ?? '' });
-  while (j < m) out.push({ op: '+', text: b[j++] ?? '' });
-  return out;
+/**
+ * Lines as `split('\n')` sees them: a final newline makes a last, empty line, so adding or removing
+ * one shows as an empty line added or removed (never jsdiff's "No newline at end of file" marker).
+ */
+function asLines(text: string): string {
+  return text === '' ? '' : `${text}\n`;
+}
+
+function wholeReplace(before: string, after: string): DiffLine[] {
+  const lines = (text: string) => (text === '' ? [] : text.split('\n'));
+  return [
+    ...lines(before).map((text) => ({ op: '-' as const, text })),
+    ...lines(after).map((text) => ({ op: '+' as const, text })),
+  ];
 }
 
 /**
- * A line diff of two texts with three lines of context around each change; runs of unchanged lines
- * between hunks become one `@` line giving the line number where the next hunk starts.
+ * A line diff of two texts (jsdiff's structuredPatch) with three lines of context around each
+ * change; each hunk that does not start at the top gets an `@` line giving the line number where it
+ * starts in the old text.
  */
 export function diffLines(
   before: string,
   after: string,
 ): { lines: DiffLine[]; added: number; removed: number } {
-  const a = before === '' ? [] : before.split('\n');
-  const b = after === '' ? [] : after.split('\n');
-  let start = 0;
-  while (start < a.length && start < b.length && a[start] === b[start]) start++;
-  let endA = a.length;
-  let endB = b.length;
-  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
-    endA--;
-    endB--;
-  }
-  const ops: DiffLine[] = [
-    ...a.slice(0, start).map((text) => ({ op: ' ' as const, text })),
-    ...lcsOps(a.slice(start, endA), b.slice(start, endB)),
-    ...a.slice(endA).map((text) => ({ op: ' ' as const, text })),
-  ];
-  const keep = ops.map(() => false);
-  ops.forEach((line, k) => {
-    if (line.op === ' ') return;
-    for (let d = Math.max(0, k - CONTEXT); d <= Math.min(ops.length - 1, k + CONTEXT); d++) keep[d] = true;
+  const patch = structuredPatch('a', 'b', asLines(before), asLines(after), undefined, undefined, {
+    context: CONTEXT,
+    maxEditLength: MAX_EDIT_LENGTH,
+    timeout: DIFF_TIMEOUT_MS,
   });
   const lines: DiffLine[] = [];
-  let oldLine = 1;
-  ops.forEach((line, k) => {
-    if (keep[k]) {
-      if (k > 0 && !keep[k - 1]) lines.push({ op: '@', text: `@@ line ${oldLine} @@` });
-      lines.push(line);
+  if (patch === undefined) lines.push(...wholeReplace(before, after));
+  else
+    for (const hunk of patch.hunks) {
+      if (hunk.oldStart > 1) lines.push({ op: '@', text: `@@ line ${hunk.oldStart} @@` });
+      for (const line of hunk.lines) {
+        const op = line[0];
+        if (op === '+' || op === '-' || op === ' ') lines.push({ op, text: line.slice(1) });
+      }
     }
-    if (line.op !== '+') oldLine++;
-  });
+  const added = lines.filter((l) => l.op === '+').length;
+  const removed = lines.filter((l) => l.op === '-').length;
   const shown =
     lines.length > MAX_DIFF_LINES
       ? [
@@ -87,9 +65,5 @@ export function diffLines(
           { op: '@' as const, text: `@@ ${lines.length - MAX_DIFF_LINES} more diff lines not shown @@` },
         ]
       : lines;
-  return {
-    lines: shown,
-    added: ops.filter((l) => l.op === '+').length,
-    removed: ops.filter((l) => l.op === '-').length,
-  };
+  return { lines: shown, added, removed };
 }

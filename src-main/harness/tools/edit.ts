@@ -1,6 +1,7 @@
 import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { memoryIndexWriteNote } from '../memory/dir/memory-index';
 import { diffLines } from './diff';
 import { planEdit } from './edit-plan';
 import { readExisting, staleReason } from './file-guard';
@@ -51,8 +52,11 @@ export const EditTool = buildTool({
     const info = await stat(dest);
     ctx.readFileState.set(file, { hash: hashContent(after), mtimeMs: info.mtimeMs });
     const diff = diffLines(before, after);
+    const done = `The file ${file} has been updated (${diff.added} line${diff.added === 1 ? '' : 's'} added, ${diff.removed} removed).`;
+    // MEMORY.md is loaded whole into each session, so an index grown past its limits must shrink.
+    const note = memoryIndexWriteNote(file, after);
     return {
-      content: `The file ${file} has been updated (${diff.added} line${diff.added === 1 ? '' : 's'} added, ${diff.removed} removed).`,
+      content: note ? `${done}\n\n${note}` : done,
       display: { kind: 'diff', path: file, created: !existing.exists, ...diff },
     };
   },

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { globToRegExp } from './glob-pattern';
+import { compileGlob, GlobPatternError } from './glob-match';
 import { checkedDestination, resolveToolPath } from './paths';
 import description from './prompts/glob.md?raw';
 import { findRipgrep, newestFirst, runRipgrep, walkFiles } from './ripgrep';
@@ -35,8 +35,14 @@ export const GlobTool = buildTool({
         return { content: `Glob failed: ${result.stderr.trim() || 'ripgrep error'}`, isError: true };
       files = result.stdout.split('\n').filter(Boolean);
     } else {
-      const re = globToRegExp(input.pattern);
-      files = walkFiles(root, ctx.abortSignal).filter((f) => re.test(f));
+      let matches;
+      try {
+        matches = compileGlob(input.pattern);
+      } catch (error) {
+        if (error instanceof GlobPatternError) return { content: error.message, isError: true };
+        throw error;
+      }
+      files = walkFiles(root, ctx.abortSignal).filter(matches);
     }
     const absolute = files.map((f) => path.resolve(root, f));
     const sorted = newestFirst(absolute);

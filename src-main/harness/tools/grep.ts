@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { globToRegExp } from './glob-pattern';
+import { compileGlob } from './glob-match';
 import { checkedDestination, resolveToolPath } from './paths';
 import description from './prompts/grep.md?raw';
 import { findRipgrep, isRegularFile, newestFirst, runRipgrep, walkFiles } from './ripgrep';
@@ -74,12 +74,12 @@ function searchInJs(input: GrepInput, mode: string, root: string, signal: AbortS
   const isFile = statSync(root).isFile();
   const files = isFile ? [path.basename(root)] : walkFiles(root, signal);
   const base = isFile ? path.dirname(root) : root;
-  const filter = input.glob ? globToRegExp(input.glob) : null;
+  const filter = input.glob ? compileGlob(input.glob) : null;
   const flags = `${input['-i'] ? 'i' : ''}${input.multiline ? 's' : ''}`;
   const re = new RegExp(input.pattern, flags);
   const out: string[] = [];
   for (const rel of files) {
-    if (filter && !filter.test(rel)) continue;
+    if (filter && !filter(rel)) continue;
     let text: string;
     try {
       const buf = readFileSync(path.join(base, rel));

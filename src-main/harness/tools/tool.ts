@@ -93,6 +93,11 @@ export interface ToolUseContext {
   agents?: AgentSpawner;
   /** The team this agent leads (a coordinator) or works in (a worker); absent outside a team. */
   team?: TeamCapability;
+  /**
+   * Instructions that reading `file` brings into play (its folder's CLAUDE.md, matching `paths` rules),
+   * as text to attach to the Read result, each file once per session; null when there are none.
+   */
+  instructionsFor?: (file: string) => Promise<string | null>;
 }
 
 /** A worker to create, as TeamCreate asks for it. */

@@ -1,6 +1,7 @@
 import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { memoryIndexWriteNote } from '../memory/dir/memory-index';
 import { diffLines } from './diff';
 import { readExisting, staleReason } from './file-guard';
 import { checkedDestination, resolveToolPath, writeFileNoFollow } from './paths';
@@ -42,10 +43,12 @@ export const WriteTool = buildTool({
     ctx.readFileState.set(file, { hash: hashContent(input.content), mtimeMs: info.mtimeMs });
     const diff = diffLines(existing.exists ? existing.content : '', input.content);
     const lines = input.content === '' ? 0 : input.content.split('\n').length;
+    const note = memoryIndexWriteNote(file, input.content);
+    const done = existing.exists
+      ? `The file ${file} has been updated.`
+      : `File created successfully at: ${file} (${lines} lines).`;
     return {
-      content: existing.exists
-        ? `The file ${file} has been updated.`
-        : `File created successfully at: ${file} (${lines} lines).`,
+      content: note ? `${done}\n\n${note}` : done,
       display: { kind: 'diff', path: file, created: !existing.exists, ...diff },
     };
   },

@@ -1,3 +1,4 @@
+import type { PermissionRequestView } from '@shared/domain/permissions';
 import type { SessionSummary, TaskView } from '@shared/domain/session';
 
 /** Asks for permission on a user gesture (browsers refuse requests made without one). */
@@ -6,45 +7,60 @@ export function requestNotificationPermission(): void {
   void Notification.requestPermission();
 }
 
-/** A desktop notification that a session out of view finished or failed. */
-export function notifySessionEnded(session: SessionSummary, preview: string): void {
-  if (typeof Notification === 'undefined' || Notification.permission !== 'granted') return;
-  const failed = session.activity === 'error';
-  const title = failed ? `${session.title} failed` : `${session.title} finished`;
-  const body = failed ? (session.lastError ?? 'The session stopped with an error.') : preview.slice(0, 160);
+/** What a click on a notification does: bring the window forward, then show what it is about. */
+type OnClick = () => void;
+
+function show(title: string, body: string, tag: string, onClick?: OnClick): boolean {
+  if (typeof Notification === 'undefined' || Notification.permission !== 'granted') return false;
   try {
-    const n = new Notification(title, { body, tag: `carapace-${session.id}` });
-    n.onclick = () => window.focus();
+    const n = new Notification(title, { body, tag });
+    n.onclick = () => {
+      window.focus();
+      onClick?.();
+      n.close();
+    };
+    return true;
   } catch {
-    // Some browsers only allow notifications from a service worker; the badge still shows the state.
+    // Some browsers only allow notifications from a service worker; the badge and Inbox still show it.
+    return false;
   }
 }
 
-/** A desktop notification that a background session waits for the person (a permission request). */
-export function notifySessionNeedsYou(session: SessionSummary): void {
-  if (typeof Notification === 'undefined' || Notification.permission !== 'granted') return;
-  try {
-    const n = new Notification(`${session.title} needs you`, {
-      body: 'A permission request is waiting in the Inbox.',
-      tag: `carapace-${session.id}-waiting`,
-    });
-    n.onclick = () => window.focus();
-  } catch {
-    // As above: the Inbox and the badge still show it.
-  }
+/** A desktop notification that a session out of view finished or failed. */
+export function notifySessionEnded(
+  session: SessionSummary,
+  preview: string,
+  options: { projectName?: string; onClick?: OnClick } = {},
+): void {
+  const failed = session.activity === 'error';
+  const title = failed ? `${session.title} failed` : `${session.title} finished`;
+  const where = options.projectName ? `In ${options.projectName}. ` : '';
+  const said = failed ? (session.lastError ?? 'The session stopped with an error.') : preview.slice(0, 160);
+  show(title, `${where}${said}`.trim(), `carapace-${session.id}`, options.onClick);
+}
+
+/**
+ * A desktop notification that a session out of view asks for approval: one per request (its tag is
+ * the request's, so the system replaces rather than stacks a repeat).
+ */
+export function notifyApprovalNeeded(
+  request: PermissionRequestView,
+  session: Pick<SessionSummary, 'title'>,
+  projectName: string | null,
+  onClick?: OnClick,
+): boolean {
+  const what = `${request.toolName} ${request.summary}`.slice(0, 120);
+  const where = projectName ? ` in ${projectName}` : '';
+  return show(
+    `${session.title} needs you`,
+    `Waiting for your approval${where}: ${what}`,
+    `carapace-approval-${request.id}`,
+    onClick,
+  );
 }
 
 /** A desktop notification that a background agent ended (the window shows a toast as well). */
-export function notifyTaskEnded(task: TaskView, how: string, session: string): void {
-  if (typeof Notification === 'undefined' || Notification.permission !== 'granted' || !document.hidden)
-    return;
-  try {
-    const n = new Notification(`Background agent ${how}`, {
-      body: `${task.description} — ${session}`,
-      tag: `carapace-task-${task.id}`,
-    });
-    n.onclick = () => window.focus();
-  } catch {
-    // The toast and the task list still show it.
-  }
+export function notifyTaskEnded(task: TaskView, how: string, session: string, onClick?: OnClick): void {
+  if (typeof document !== 'undefined' && !document.hidden) return;
+  show(`Background agent ${how}`, `${task.description} — ${session}`, `carapace-task-${task.id}`, onClick);
 }

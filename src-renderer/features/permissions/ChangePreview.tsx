@@ -12,7 +12,7 @@ export function ChangePreview({ preview }: { preview: PermissionPreview }) {
       </div>
       {preview.note ? <p className="change-preview-note">{preview.note}</p> : null}
       {preview.lines.length > 0 ? (
-        <DiffView lines={preview.lines} label={`Proposed changes to ${preview.path}`} />
+        <DiffView lines={preview.lines} path={preview.path} label={`Proposed changes to ${preview.path}`} />
       ) : null}
       {preview.truncated ? (
         <p className="muted change-preview-cut">

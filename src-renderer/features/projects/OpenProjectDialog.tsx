@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { ArrowUp, Folder } from 'lucide-react';
 import type { DirectoryListing } from '@shared/domain/project';
 import { Dialog } from '../../components/Dialog';
 import { getClient } from '../../ipc/client';
@@ -89,8 +90,13 @@ export function OpenProjectDialog() {
           <ul>
             {listing.parent ? (
               <li>
-                <button type="button" className="link" onClick={() => browse(listing.parent ?? undefined)}>
-                  ↑ Parent folder
+                <button
+                  type="button"
+                  className="link icon-button"
+                  onClick={() => browse(listing.parent ?? undefined)}
+                >
+                  <ArrowUp size={14} aria-hidden="true" />
+                  Parent folder
                 </button>
               </li>
             ) : null}
@@ -98,11 +104,12 @@ export function OpenProjectDialog() {
               <li key={d.path}>
                 <button
                   type="button"
-                  className="link"
+                  className="link icon-button"
                   onClick={() => browse(d.path)}
                   onDoubleClick={() => void openProject(d.path)}
                 >
-                  📁 {d.name}
+                  <Folder size={14} aria-hidden="true" />
+                  {d.name}
                 </button>
               </li>
             ))}

@@ -1,16 +1,22 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { isWorking } from '@shared/domain/session';
 import { useStore } from '../../stores/store';
+import { ShieldCheck, SquareTerminal } from 'lucide-react';
 import { PermissionLog } from '../permissions/PermissionLog';
 import { PermissionPrompt } from '../permissions/PermissionPrompt';
 import { TasksPanel } from '../tasks/TasksPanel';
-import { TeamView } from '../team/TeamView';
-import { TerminalPanel } from '../terminal/TerminalPanel';
 import { Transcript } from '../transcript/Transcript';
 import { BypassBanner } from './BypassBanner';
+import { SessionPutAway } from './SessionPutAway';
 import { Composer } from './Composer';
 import { panelId, tabId } from './TabStrip';
 import { openSession, setBackground } from '../../ipc/actions';
+
+// Loaded when first shown (the terminal brings xterm): kept out of the window's first chunk.
+const TeamView = lazy(() => import('../team/TeamView').then((m) => ({ default: m.TeamView })));
+const TerminalPanel = lazy(() =>
+  import('../terminal/TerminalPanel').then((m) => ({ default: m.TerminalPanel })),
+);
 
 /** One session: its transcript (or its team view) and its composer. */
 export function SessionView({ sessionId }: { sessionId: string }) {
@@ -35,16 +41,27 @@ export function SessionView({ sessionId }: { sessionId: string }) {
         {layout === 'grid' ? <h2 className="panel-title">{title}</h2> : <span className="spacer" />}
         <button
           type="button"
-          className="link"
+          className="small icon-button"
           aria-pressed={terminal}
-          title="Ctrl+`"
+          aria-label="Terminal"
+          title="This session's terminal (Ctrl+`)"
           onClick={() => useStore.getState().toggleTerminal(sessionId)}
         >
+          <SquareTerminal size={14} aria-hidden="true" />
           Terminal
         </button>
-        <button type="button" className="link" aria-pressed={showLog} onClick={() => setShowLog(!showLog)}>
+        <button
+          type="button"
+          className="small icon-button"
+          aria-pressed={showLog}
+          aria-label="Permission log"
+          title="What this session asked to do, and who decided"
+          onClick={() => setShowLog(!showLog)}
+        >
+          <ShieldCheck size={14} aria-hidden="true" />
           Permission log
         </button>
+        <SessionPutAway sessionId={sessionId} />
         {working ? (
           <button
             type="button"
@@ -58,15 +75,22 @@ export function SessionView({ sessionId }: { sessionId: string }) {
       </div>
       {showLog ? <PermissionLog sessionId={sessionId} /> : null}
       {team ? (
-        <TeamView sessionId={sessionId} />
+        <Suspense fallback={<p className="muted">Loading the team…</p>}>
+          <TeamView sessionId={sessionId} />
+        </Suspense>
       ) : (
         <>
           <Transcript sessionId={sessionId} />
           <TasksPanel sessionId={sessionId} />
         </>
       )}
-      {terminal ? <TerminalPanel sessionId={sessionId} /> : null}
-      <PermissionPrompt sessionId={sessionId} compact={team} />
+      {terminal ? (
+        <Suspense fallback={null}>
+          <TerminalPanel sessionId={sessionId} />
+        </Suspense>
+      ) : null}
+      {/* A side-by-side tile has no room for the full form: one line and the answers, the rest a click away. */}
+      <PermissionPrompt sessionId={sessionId} compact={team || layout === 'grid'} />
       <BypassBanner sessionId={sessionId} />
       <Composer sessionId={sessionId} />
     </section>

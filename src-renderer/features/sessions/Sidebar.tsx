@@ -1,10 +1,14 @@
+import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { PanelLeftClose, PanelLeftOpen } from 'lucide-react';
 import { formatSessionCost } from '@shared/domain/cost';
 import { openSession } from '../../ipc/actions';
 import { useStore } from '../../stores/store';
 import { Inbox } from '../permissions/Inbox';
 import { labelWithBadge, StateBadge, useBadge } from './StateBadge';
+import { heldOrder } from './sidebar-order';
 import './session-tags.css';
+import './sidebar.css';
 
 function SidebarEntry({ sessionId }: { sessionId: string }) {
   const session = useStore((s) => s.sessions[sessionId]);
@@ -37,22 +41,76 @@ function SidebarEntry({ sessionId }: { sessionId: string }) {
   );
 }
 
-/** Every session of the project, newest activity first, whether or not its tab is open. */
+/** Folds or unfolds the sidebar (also Ctrl+B). */
+function SidebarToggle({ collapsed }: { collapsed: boolean }) {
+  const label = collapsed ? 'Show sidebar' : 'Hide sidebar';
+  const Icon = collapsed ? PanelLeftOpen : PanelLeftClose;
+  return (
+    <button
+      type="button"
+      className="sidebar-toggle"
+      aria-label={label}
+      aria-expanded={!collapsed}
+      title={`${label} (Ctrl+B)`}
+      onClick={() => useStore.getState().setSidebarCollapsed(!collapsed)}
+    >
+      <Icon size={18} aria-hidden="true" />
+    </button>
+  );
+}
+
+/** The sidebar folded to a rail: a way back, and what waits for the person. */
+function CollapsedSidebar() {
+  const waiting = useStore((s) => s.pending.length);
+  return (
+    <div className="sidebar collapsed">
+      <SidebarToggle collapsed />
+      {waiting > 0 ? (
+        <button
+          type="button"
+          className="sidebar-rail-count"
+          aria-label={`${waiting} waiting for you: show the Inbox`}
+          title={`${waiting} waiting for you: show the Inbox`}
+          onClick={() => useStore.getState().setSidebarCollapsed(false)}
+        >
+          {waiting}
+        </button>
+      ) : null}
+    </div>
+  );
+}
+
+/**
+ * Every session of the project, newest activity first, whether or not its tab is open. While the
+ * pointer is over the list its order holds still (see sidebar-order.ts).
+ */
 export function Sidebar() {
-  const ids = useStore(
+  const collapsed = useStore((s) => s.sidebarCollapsed);
+  // Folded (Ctrl+B) with the pointer over the list, the list goes before pointerleave can fire: the
+  // expanded sidebar's held order goes with it, rather than staying frozen once it unfolds.
+  return collapsed ? <CollapsedSidebar /> : <ExpandedSidebar />;
+}
+
+function ExpandedSidebar() {
+  const current = useStore(
     useShallow((s) =>
       Object.values(s.sessions)
         .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.createdAt.localeCompare(a.createdAt))
         .map((x) => x.id),
     ),
   );
+  const [held, setHeld] = useState<string[] | null>(null);
+  const ids = held === null ? current : heldOrder(held, current);
   return (
     <div className="sidebar">
+      <div className="sidebar-head">
+        <SidebarToggle collapsed={false} />
+      </div>
       <Inbox />
       <nav aria-label="Sessions">
         <h2>Sessions</h2>
         {ids.length === 0 ? <p className="muted">No sessions yet.</p> : null}
-        <ul>
+        <ul onPointerEnter={() => setHeld(current)} onPointerLeave={() => setHeld(null)}>
           {ids.map((id) => (
             <SidebarEntry key={id} sessionId={id} />
           ))}

@@ -1,10 +1,10 @@
-import { formatSessionCost } from '@shared/domain/cost';
 import type { PermissionMode } from '@shared/domain/permissions';
 import { isWorking, type SessionActivity } from '@shared/domain/session';
 import { totalTokens } from '@shared/domain/usage';
 import { setPermissionMode, setSessionModel } from '../../ipc/actions';
 import { useHasAgents, useSessionAgents } from '../../stores/selectors';
 import { useStore } from '../../stores/store';
+import { CostFigure } from '../cost/CostFigure';
 import { usePermissionModes } from './usePermissionModes';
 
 const MODES: { id: PermissionMode; label: string }[] = [
@@ -89,7 +89,7 @@ export function StatusBar() {
         {ACTIVITY[session.activity]}
       </span>
       <span data-testid="session-tokens">{totalTokens(session.usage).toLocaleString('en-US')} tokens</span>
-      <span data-testid="session-cost">{formatSessionCost(session.costUsd, session.costKind)}</span>
+      <CostFigure session={session} />
       <TeamButton sessionId={session.id} />
       {session.lastError ? (
         <span className="error-text" title={session.lastError}>

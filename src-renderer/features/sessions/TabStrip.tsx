@@ -1,7 +1,11 @@
 import { useRef, useState, type KeyboardEvent } from 'react';
+import { ChevronLeft, ChevronRight, Pin, Plus, Users, X } from 'lucide-react';
 import { closeSession, newSession, openSession, renameSession, reorderTabs } from '../../ipc/actions';
 import { useStore } from '../../stores/store';
 import { labelWithBadge, StateBadge, useBadge } from './StateBadge';
+import { TabOverflowMenu } from './TabOverflowMenu';
+import { useStripScroll } from './useStripScroll';
+import './tabstrip.css';
 
 export const tabId = (sessionId: string) => `tab-${sessionId}`;
 export const panelId = (sessionId: string) => `panel-${sessionId}`;
@@ -34,6 +38,7 @@ function RenameField({ initial, onDone }: { initial: string; onDone: (title: str
 function Tab({ sessionId, index }: { sessionId: string; index: number }) {
   const title = useStore((s) => s.sessions[sessionId]?.title ?? 'Session');
   const selected = useStore((s) => s.tabs.active === sessionId);
+  const pinned = useStore((s) => s.layout === 'grid' && s.tiled.includes(sessionId));
   const badge = useBadge(sessionId);
   const [renaming, setRenaming] = useState(false);
 
@@ -62,6 +67,8 @@ function Tab({ sessionId, index }: { sessionId: string; index: number }) {
       id={tabId(sessionId)}
       aria-selected={selected}
       aria-label={labelWithBadge(title, badge)}
+      // The whole name, however much of it the tab has room for.
+      title={title}
       data-badge={badge}
       aria-controls={panelId(sessionId)}
       tabIndex={selected ? 0 : -1}
@@ -95,6 +102,7 @@ function Tab({ sessionId, index }: { sessionId: string; index: number }) {
       ) : (
         <span className="tab-title">{title}</span>
       )}
+      {pinned ? <Pin className="tab-pin" size={12} aria-label="pinned to side by side" /> : null}
       <StateBadge sessionId={sessionId} />
       <button
         type="button"
@@ -106,21 +114,61 @@ function Tab({ sessionId, index }: { sessionId: string; index: number }) {
           void closeSession(sessionId);
         }}
       >
-        ×
+        <X size={14} aria-hidden="true" />
       </button>
     </div>
   );
 }
 
+/** An arrow at one end of an overflowing strip: pages the tabs that way. */
+function StripArrow({
+  direction,
+  enabled,
+  page,
+}: {
+  direction: -1 | 1;
+  enabled: boolean;
+  page: (direction: -1 | 1) => void;
+}) {
+  const label = `Scroll tabs ${direction === -1 ? 'left' : 'right'}`;
+  const Icon = direction === -1 ? ChevronLeft : ChevronRight;
+  return (
+    <button
+      type="button"
+      className="strip-button strip-arrow"
+      aria-label={label}
+      title={label}
+      tabIndex={-1}
+      disabled={!enabled}
+      onClick={() => page(direction)}
+    >
+      <Icon size={16} aria-hidden="true" />
+    </button>
+  );
+}
+
+/**
+ * The open tabs. When they outgrow the window the row scrolls (wheel, arrows at both ends), the
+ * active tab and a newly opened one are always scrolled into view, and "All tabs" lists every one.
+ */
 export function TabStrip() {
   const open = useStore((s) => s.tabs.open);
+  const active = useStore((s) => s.tabs.active);
+  const { ref, canLeft, canRight, page } = useStripScroll(
+    active === null ? null : tabId(active),
+    open.length,
+  );
+  const overflowing = canLeft || canRight;
   return (
     <div className="tabstrip">
-      <div role="tablist" aria-label="Open sessions" className="tabs">
+      {overflowing ? <StripArrow direction={-1} enabled={canLeft} page={page} /> : null}
+      <div ref={ref} role="tablist" aria-label="Open sessions" className="tabs">
         {open.map((id, i) => (
           <Tab key={id} sessionId={id} index={i} />
         ))}
       </div>
+      {overflowing ? <StripArrow direction={1} enabled={canRight} page={page} /> : null}
+      <TabOverflowMenu />
       <button
         type="button"
         className="new-tab"
@@ -128,7 +176,7 @@ export function TabStrip() {
         title="New session (Ctrl+T)"
         onClick={() => void newSession()}
       >
-        +
+        <Plus size={18} aria-hidden="true" />
       </button>
       <button
         type="button"
@@ -137,7 +185,7 @@ export function TabStrip() {
         title="New team session: a coordinator that splits the work among workers it creates"
         onClick={() => void newSession({ coordinator: true })}
       >
-        + Team
+        <Users size={16} aria-hidden="true" /> Team
       </button>
     </div>
   );

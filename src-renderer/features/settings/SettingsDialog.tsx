@@ -5,6 +5,7 @@ import { setApiKey, updateSettings } from '../../ipc/actions';
 import { useStore } from '../../stores/store';
 import { RulesSection } from '../permissions/RulesSection';
 import { TrustedFolders } from './TrustedFolders';
+import './settings.css';
 
 const KEY_SOURCE: Record<string, string> = {
   env: 'from ANTHROPIC_API_KEY (the environment wins over a stored key)',
@@ -33,50 +34,65 @@ export function SettingsDialog() {
       ) : null}
       <section aria-label="API access">
         <h3>API access</h3>
-        <p>
-          API key: <strong>{KEY_SOURCE[settings.apiKeySource]}</strong>
-        </p>
-        <form
-          className="row"
-          onSubmit={(e) => {
-            e.preventDefault();
-            if (key.trim() !== '') void setApiKey(key.trim()).then((ok) => ok && setKey(''));
-          }}
-        >
-          <label>
+        <div className="settings-grid">
+          {/* The colon is for screen readers (and tests): "API key: stored". */}
+          <span className="settings-label">
+            API key<span className="sr-only">:</span>
+          </span>{' '}
+          <span className="settings-value">
+            <strong>{KEY_SOURCE[settings.apiKeySource]}</strong>
+          </span>
+          <span />
+          <label className="settings-label" htmlFor="settings-api-key">
             New API key
+          </label>
+          <form
+            id="settings-key-form"
+            className="settings-control"
+            onSubmit={(e) => {
+              e.preventDefault();
+              if (key.trim() !== '') void setApiKey(key.trim()).then((ok) => ok && setKey(''));
+            }}
+          >
             <input
+              id="settings-api-key"
               type="password"
               value={key}
               onChange={(e) => setKey(e.target.value)}
               autoComplete="off"
               spellCheck={false}
             />
-          </label>
-          <button type="submit" disabled={key.trim() === ''}>
-            Save key
-          </button>
-          {settings.apiKeySource === 'stored' ? (
-            <button type="button" onClick={() => void setApiKey(null)}>
-              Forget stored key
+          </form>
+          <span className="settings-actions">
+            <button type="submit" form="settings-key-form" disabled={key.trim() === ''}>
+              Save key
             </button>
-          ) : null}
-        </form>
-        <p className="muted">
-          {settings.keyStorage === 'safeStorage'
-            ? 'Keys are encrypted by your operating system (Electron safeStorage).'
-            : 'In serve mode a key typed here is kept in memory for this run only; set ANTHROPIC_API_KEY to keep one.'}
-        </p>
-        <form
-          className="row"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void updateSettings({ anthropicBaseUrl: baseUrl.trim() === '' ? null : baseUrl.trim() });
-          }}
-        >
-          <label>
+            {settings.apiKeySource === 'stored' ? (
+              <button type="button" onClick={() => void setApiKey(null)}>
+                Forget stored key
+              </button>
+            ) : null}
+          </span>
+          <span />
+          <p className="muted settings-note">
+            {settings.keyStorage === 'safeStorage'
+              ? 'Keys are encrypted by your operating system (Electron safeStorage).'
+              : 'In serve mode a key typed here is kept in memory for this run only; set ANTHROPIC_API_KEY to keep one.'}
+          </p>
+          <label className="settings-label" htmlFor="settings-base-url">
             API base URL
+          </label>
+          <form
+            id="settings-url-form"
+            className="settings-control"
+            onSubmit={(e) => {
+              e.preventDefault();
+              void updateSettings({ anthropicBaseUrl: baseUrl.trim() === '' ? null : baseUrl.trim() });
+            }}
+          >
             <input
+              id="settings-base-url"
+              className="settings-path"
               value={baseUrl}
               placeholder={
                 settings.baseUrlSource === 'env'
@@ -86,15 +102,23 @@ export function SettingsDialog() {
               onChange={(e) => setBaseUrl(e.target.value)}
               spellCheck={false}
             />
-          </label>
-          <button type="submit">Save URL</button>
-        </form>
+          </form>
+          <span className="settings-actions">
+            <button type="submit" form="settings-url-form">
+              Save URL
+            </button>
+          </span>
+        </div>
       </section>
       <section aria-label="Defaults">
         <h3>Defaults</h3>
-        <label>
-          Model for new sessions
+        <div className="settings-grid">
+          <label className="settings-label" htmlFor="settings-model">
+            Model for new sessions
+          </label>
           <select
+            id="settings-model"
+            className="settings-control"
             value={settings.model ?? ''}
             onChange={(e) => void updateSettings({ model: e.target.value === '' ? null : e.target.value })}
           >
@@ -107,10 +131,13 @@ export function SettingsDialog() {
                 </option>
               ))}
           </select>
-        </label>
-        <label>
-          Theme
+          <span />
+          <label className="settings-label" htmlFor="settings-theme">
+            Theme
+          </label>
           <select
+            id="settings-theme"
+            className="settings-control"
             value={settings.theme}
             onChange={(e) => void updateSettings({ theme: e.target.value as ThemePreference })}
           >
@@ -118,15 +145,18 @@ export function SettingsDialog() {
             <option value="light">Light</option>
             <option value="dark">Dark</option>
           </select>
-        </label>
-        <label className="check">
-          <input
-            type="checkbox"
-            checked={settings.terminalGpu}
-            onChange={(e) => void updateSettings({ terminalGpu: e.target.checked })}
-          />
-          Draw terminals with the GPU (WebGL)
-        </label>
+          <span />
+          <span className="settings-label">Terminals</span>
+          <label className="check settings-control">
+            <input
+              type="checkbox"
+              checked={settings.terminalGpu}
+              onChange={(e) => void updateSettings({ terminalGpu: e.target.checked })}
+            />
+            Draw terminals with the GPU (WebGL)
+          </label>
+          <span />
+        </div>
       </section>
       {hasProject ? <RulesSection /> : null}
       <TrustedFolders />

@@ -1,8 +1,10 @@
-import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { MessageItem } from '@shared/domain/messages';
 import type { SessionSummary } from '@shared/domain/session';
 import { ZERO_USAGE } from '@shared/domain/usage';
+import type { CarapaceClient } from '@shared/ipc/client';
+import { setClient } from '../../ipc/client';
 import { useStore } from '../../stores/store';
 import { agentSummary } from '../../test-support/agent-summary';
 import { TeamView } from './TeamView';
@@ -141,6 +143,30 @@ describe('team view', () => {
     // The transcript is live: new text shows without reopening.
     act(() => useStore.getState().upsertItem('s', 'a1', said('m3', 'Found the bug')));
     expect(log.textContent).toContain('Found the bug');
+  });
+
+  it("fetches the main agent's transcript when the window let it go, rather than waiting for ever", async () => {
+    // The main process, for the one request this makes: the session's transcript.
+    const asked: string[] = [];
+    const client = {
+      invoke: (channel: string) => {
+        asked.push(channel);
+        return channel === 'sessions.get'
+          ? Promise.resolve({ session, transcript: [said('m0', 'The plan is ready')] })
+          : new Promise(() => undefined);
+      },
+      on: () => () => undefined,
+      onConnection: () => () => undefined,
+    };
+    setClient(client as unknown as CarapaceClient);
+    act(() => useStore.getState().forgetTranscripts('s'));
+    render(<TeamView sessionId="s" now={T0} stuckAfterSec={120} />);
+    const [root] = cards();
+    root?.focus();
+    fireEvent.keyDown(root as HTMLElement, { key: 'Enter' });
+    const log = await screen.findByRole('log', { name: 'Transcript of Main agent' });
+    await waitFor(() => expect(log.textContent).toContain('The plan is ready'));
+    expect(asked).toContain('sessions.get');
   });
 
   it('asks before S stops a member, and Esc takes the question back', () => {

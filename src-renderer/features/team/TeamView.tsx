@@ -36,7 +36,10 @@ function MemberTranscript({ sessionId, member }: { sessionId: string; member: Me
   }, [sessionId, member, loaded]);
   if (!member)
     return <p className="muted team-empty">Pick a member (click, or Enter) to follow its transcript here.</p>;
-  if (!loaded) return <p className="muted team-empty">Loading the transcript of {member.name}…</p>;
+  // The main agent's transcript is the session's own: <Transcript> fetches it when the window let
+  // it go, and offers a retry if that fails. A worker's or sub-agent's is fetched above.
+  if (!loaded && !member.root)
+    return <p className="muted team-empty">Loading the transcript of {member.name}…</p>;
   return (
     <Transcript
       sessionId={sessionId}

@@ -36,6 +36,8 @@ function hardwareWebgl(): boolean {
 }
 
 const INPUT_CHUNK = 256 * 1024;
+/** What may be typed before the shell is attached, kept to send once it is. */
+const EARLY_INPUT_MAX = 64 * 1024;
 
 type Status = { kind: 'starting' } | { kind: 'running' } | { kind: 'exited'; code: number };
 
@@ -115,12 +117,18 @@ export function TerminalPanel({ sessionId }: { sessionId: string }) {
       if (e.terminalId === terminalId) setStatus({ kind: 'exited', code: e.exitCode });
     });
     const send = (invoke: () => Promise<unknown>) => void invoke().catch(() => undefined);
-    term.onData((data) => {
-      const id = terminalId;
-      if (!id) return;
+    const input = (id: string, data: string) => {
       // A large paste goes in pieces: one request may carry at most a megabyte.
       for (let i = 0; i < data.length; i += INPUT_CHUNK)
         send(() => client.invoke('terminal.input', { terminalId: id, data: data.slice(i, i + INPUT_CHUNK) }));
+    };
+    // Keys typed before the shell is attached (the panel is open and focused at once) are kept and
+    // sent, in order, once it is: dropping them lost the start of the first command. Bounded, as a
+    // paste into a terminal that never opens must not grow without end.
+    let typedEarly = '';
+    term.onData((data) => {
+      if (terminalId) input(terminalId, data);
+      else typedEarly = (typedEarly + data).slice(0, EARLY_INPUT_MAX);
     });
     term.onResize(({ cols, rows }) => {
       if (terminalId)
@@ -158,6 +166,8 @@ export function TerminalPanel({ sessionId }: { sessionId: string }) {
         snapshotOffset = info.offset;
         term.write(info.snapshot);
         for (const e of early.splice(0)) if (e.terminalId === info.terminalId) draw(e);
+        if (typedEarly !== '') input(info.terminalId, typedEarly);
+        typedEarly = '';
         setStatus(info.exitCode === null ? { kind: 'running' } : { kind: 'exited', code: info.exitCode });
         term.focus();
       })

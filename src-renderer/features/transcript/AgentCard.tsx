@@ -1,4 +1,5 @@
 import { memo, useEffect, useState, type ComponentType, type ReactNode } from 'react';
+import { Check, Circle, LoaderCircle, X } from 'lucide-react';
 import type { AgentState, AgentSummary } from '@shared/domain/agents';
 import type { ToolDisplay, ToolUseBlock } from '@shared/domain/messages';
 import { totalTokens } from '@shared/domain/usage';
@@ -9,6 +10,16 @@ import { AgentStateBadge, costText, tokensText, VerdictBadge } from './agent-vie
 import { resultText } from './ToolCard';
 import { formatDuration } from './tool-views';
 import './agent-card.css';
+
+const ICON = { size: 14, strokeWidth: 2.5, 'aria-hidden': true } as const;
+
+/** The card's state at a glance, as the tool cards show theirs (the badge beside it says it in words). */
+function AgentStateIcon({ state, live }: { state: AgentState | 'pending'; live: boolean }) {
+  if (state === 'done') return <Check {...ICON} />;
+  if (state === 'failed') return <X {...ICON} />;
+  if (live) return <LoaderCircle {...ICON} className="spin" />;
+  return <Circle {...ICON} size={8} />;
+}
 
 type AgentDisplay = Extract<ToolDisplay, { kind: 'agent' }>;
 
@@ -105,7 +116,7 @@ export const AgentCard = memo(function AgentCard({
       <summary>
         <span className="agent-line">
           <span className="tool-state" aria-hidden="true">
-            {state === 'done' ? '✓' : state === 'failed' ? '✗' : live ? '…' : '·'}
+            <AgentStateIcon state={state} live={live} />
           </span>
           <strong className="agent-name">{name}</strong>
           <span className="agent-type">{agentType}</span>

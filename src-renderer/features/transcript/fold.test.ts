@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { MessageItem, ToolResultBlock, TranscriptItem } from '@shared/domain/messages';
-import { foldBlocks, foldSummary, foldTranscript } from './fold';
+import type { MessageItem, NoticeItem, ToolResultBlock, TranscriptItem } from '@shared/domain/messages';
+import { collapseRetries, foldBlocks, foldSummary, foldTranscript, turnFailure } from './fold';
 
 const at = '2026-01-01T00:00:00Z';
 let n = 0;
@@ -100,5 +100,87 @@ describe('foldBlocks', () => {
     expect(units.map((u) => u.kind)).toEqual(['block', 'fold', 'block']);
     expect(units[1]).toMatchObject({ summary: 'Read 2 files, listed 1 directory' });
     expect(units[2]).toMatchObject({ kind: 'block', index: 4 });
+  });
+});
+
+const note = (code: string, text: string, level: NoticeItem['level'] = 'info'): NoticeItem => ({
+  kind: 'notice',
+  id: `n${++n}`,
+  level,
+  text,
+  code,
+  createdAt: at,
+});
+const person = (text: string): MessageItem => ({
+  kind: 'message',
+  id: `u${++n}`,
+  role: 'user',
+  origin: 'user',
+  content: [{ type: 'text', text }],
+  createdAt: at,
+  status: 'complete',
+});
+
+describe('collapseRetries', () => {
+  it("folds a turn's retry notices into one line: the last one's words under the first one's id", () => {
+    const first = note('retry', 'Overloaded; retrying in 0.5 s (attempt 1 of 10).');
+    const second = note('retry', 'Overloaded; retrying in 1.0 s (attempt 2 of 10).');
+    const third = note('retry', 'Connection dropped; retrying in 2.0 s (attempt 3 of 10).');
+    const reply = assistant({ type: 'text', text: 'done' });
+    const later = note('retry', 'Overloaded; retrying in 0.5 s (attempt 1 of 10).');
+    const out = collapseRetries([person('hi'), first, second, third, reply, later]);
+    expect(out).toHaveLength(4);
+    expect(out[1]).toMatchObject({ id: first.id, text: third.text, code: 'retry' });
+    // A later turn's retries are a line of their own.
+    expect(out[3]).toBe(later);
+    // Through the transcript fold too.
+    expect(foldTranscript([person('hi'), first, second], undefined)).toHaveLength(2);
+  });
+
+  it('leaves a transcript without retries as it is', () => {
+    const items = [person('hi'), assistant({ type: 'text', text: 'yo' })];
+    expect(collapseRetries(items)).toBe(items);
+  });
+});
+
+describe('turnFailure', () => {
+  const error = note('overloaded_error', 'Anthropic is overloaded (529).', 'error');
+  const idle = { working: false, canRetry: true };
+  it('offers a retry when the last thing shown is an API error, not while working', () => {
+    const items = [person('hi'), note('retry', 'Overloaded; retrying…'), error];
+    expect(turnFailure(items, idle)).toEqual({ kind: 'error', text: error.text, code: 'overloaded_error' });
+    expect(turnFailure(items, { working: true, canRetry: false })).toBeNull();
+  });
+
+  it('offers a retry for a reply the app closed in, past the hidden closing results', () => {
+    const cut: MessageItem = { ...assistant({ type: 'text', text: 'half' }), status: 'interrupted' };
+    const closing: MessageItem = { ...toolResults(), origin: 'interrupt' };
+    const exit = note(
+      'interrupted_by_exit',
+      'Stopped — the app closed before the reply finished.',
+      'warning',
+    );
+    expect(turnFailure([person('hi'), cut, closing, exit], idle)).toMatchObject({ kind: 'exit' });
+  });
+
+  it('offers nothing after an error when the main process has nothing to retry', () => {
+    // "The reply hit the output token limit 4 times": the last message in the context is the model's.
+    const limit = note(
+      'max_output_tokens',
+      'The reply hit the output token limit 4 times in a row; stopping.',
+      'error',
+    );
+    const cut = assistant({ type: 'text', text: 'cut' });
+    expect(turnFailure([person('hi'), cut, limit], { working: false, canRetry: false })).toBeNull();
+    expect(turnFailure([person('hi'), cut, limit], idle)).toMatchObject({ kind: 'error' });
+  });
+
+  it('offers nothing after a finished reply, a person stopping it, or an error long ago', () => {
+    const done = assistant({ type: 'text', text: 'ok' });
+    expect(turnFailure([person('hi'), done], idle)).toBeNull();
+    const stopped: MessageItem = { ...assistant({ type: 'text', text: 'ha' }), status: 'interrupted' };
+    expect(turnFailure([person('hi'), stopped], idle)).toBeNull();
+    expect(turnFailure([person('a'), error, person('b'), done], idle)).toBeNull();
+    expect(turnFailure([], idle)).toBeNull();
   });
 });

@@ -1,6 +1,7 @@
 import type {
   ContentBlock,
   MessageItem,
+  NoticeItem,
   ToolResultBlock,
   ToolUseBlock,
   TranscriptItem,
@@ -91,6 +92,72 @@ function invisible(item: TranscriptItem): boolean {
   return item.kind === 'message' && item.role === 'user' && item.origin === 'tool_results';
 }
 
+const isRetry = (item: TranscriptItem | undefined): item is NoticeItem =>
+  item?.kind === 'notice' && item.code === 'retry';
+
+/**
+ * One line for a run of API retry notices ("Overloaded; retrying in 2.0 s (attempt 3 of 10)."):
+ * the last one's words (its attempt count and error), under the first one's id, so the line
+ * updates in place as the attempts go by instead of stacking.
+ */
+export function collapseRetries(items: readonly TranscriptItem[]): TranscriptItem[] {
+  if (!items.some(isRetry)) return items as TranscriptItem[];
+  const out: TranscriptItem[] = [];
+  for (const item of items) {
+    const prev = out.at(-1);
+    if (isRetry(item) && isRetry(prev)) out[out.length - 1] = { ...item, id: prev.id };
+    else out.push(item);
+  }
+  return out;
+}
+
+/** How the last turn ended, when it did not finish: what the transcript offers Retry for. */
+export type TurnFailure =
+  | { kind: 'error'; text: string; code: string | undefined }
+  /** The app closed (or died) while the reply streamed. */
+  | { kind: 'exit'; text: string };
+
+/** Items a person does not see in the transcript, so they do not count as "the last thing". */
+function hiddenAtEnd(item: TranscriptItem): boolean {
+  if (item.kind === 'notice') return item.code === 'transcript_repaired' || item.code === 'agent_transcript';
+  return item.role === 'user' && (item.origin === 'tool_results' || item.origin === 'interrupt');
+}
+
+/** What the session's summary says about retrying (from the main process). */
+export interface RetryState {
+  /** A turn is running. */
+  working: boolean;
+  /**
+   * The main process would accept a retry. An error can end a turn whose last word is the model's
+   * (the output limit hit again and again, an internal error): Retry there would only be refused.
+   */
+  canRetry: boolean;
+}
+
+/**
+ * Whether the last turn failed (an API error that retries did not cure, a dropped connection) or was
+ * cut off by the app closing: the last visible item is an error notice, or the note left when the
+ * app closed mid-reply. Null while a turn runs, after one that finished or the person stopped, and
+ * whenever the main process says there is nothing to retry.
+ */
+export function turnFailure(
+  items: readonly TranscriptItem[],
+  { working, canRetry }: RetryState,
+): TurnFailure | null {
+  if (working || !canRetry) return null;
+  for (let i = items.length - 1; i >= 0; i--) {
+    const item = items[i];
+    if (!item || hiddenAtEnd(item)) continue;
+    if (item.kind !== 'notice') return null;
+    if (item.code === 'interrupted_by_exit') return { kind: 'exit', text: item.text };
+    if (item.level === 'error') return { kind: 'error', text: item.text, code: item.code };
+    // A recovery note (a fallback model, a retry that then succeeded) is not the end of the story.
+    if (item.code === 'retry') continue;
+    return null;
+  }
+  return null;
+}
+
 /**
  * Groups a transcript for display: runs of assistant messages that only read, searched or listed
  * (with the tool results between them) become one fold when they made at least {@link MIN_FOLD} calls.
@@ -112,7 +179,7 @@ export function foldTranscript(items: readonly TranscriptItem[], results: Result
     } else for (const m of run.messages) units.push({ kind: 'item', item: m });
     run = null;
   };
-  for (const item of items) {
+  for (const item of collapseRetries(items)) {
     if (invisible(item)) {
       if (!run) units.push({ kind: 'item', item });
       continue;

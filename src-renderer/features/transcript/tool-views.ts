@@ -33,8 +33,27 @@ export function toolSummary(block: ToolUseBlock): string {
   return typeof first === 'string' ? first : '';
 }
 
+type BashDisplay = Extract<ToolDisplay, { kind: 'bash' }>;
+
+/**
+ * How a command ended, in words. When Carapace stops a command (Stop, a failing sibling) or its
+ * time runs out, the result carries no exit code (the process tree was killed), so a null code is
+ * never shown as "exit null": it is "stopped", "timed out", or a command sent to the background.
+ * A number is the command's own status, given as it is: 129–143 is not read as "killed by a
+ * signal", since programs exit with those codes themselves (`git` with a bad option exits 129).
+ */
+export function bashOutcome(display: BashDisplay, input?: Record<string, unknown>): string {
+  if (display.timedOut) return 'timed out';
+  if (display.exitCode === null)
+    return input?.['run_in_background'] === true ? 'running in background' : 'stopped';
+  return `exit ${display.exitCode}`;
+}
+
 /** A short description of what a result shows, beside the duration (e.g. "lines 1–40 of 200"). */
-export function displaySummary(display: ToolDisplay | undefined): string | null {
+export function displaySummary(
+  display: ToolDisplay | undefined,
+  input?: Record<string, unknown>,
+): string | null {
   if (!display) return null;
   switch (display.kind) {
     case 'read':
@@ -48,12 +67,25 @@ export function displaySummary(display: ToolDisplay | undefined): string | null 
     case 'files':
       return `${display.count} ${display.count === 1 ? 'match' : 'matches'}${display.truncated ? ' (truncated)' : ''}`;
     case 'bash':
-      return display.timedOut ? 'timed out' : `exit ${String(display.exitCode)}`;
+      return bashOutcome(display, input);
     case 'todos':
       return `${display.todos.filter((t) => t.status === 'completed').length}/${display.todos.length} done`;
     case 'agent':
       return display.verdict ? `${display.agentType}, ${display.verdict}` : display.agentType;
   }
+}
+
+export type CardState = 'pending' | 'running' | 'done' | 'error';
+
+/**
+ * Whether a tool card starts open. A running Bash call shows its command and live output; once done
+ * it folds to its one line, unless it failed (the person will want to read why). Diffs and to-do
+ * lists are the point of their calls, so they stay open.
+ */
+export function cardOpenByDefault(name: string, state: CardState, display: ToolDisplay | undefined): boolean {
+  if (display?.kind === 'diff' || display?.kind === 'todos') return true;
+  if (name !== 'Bash') return false;
+  return state === 'running' || state === 'error';
 }
 
 export function formatDuration(ms: number): string {

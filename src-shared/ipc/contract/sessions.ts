@@ -6,6 +6,21 @@ import { PermissionMode } from '../../domain/permissions';
 import { SessionId, SessionSummary, SessionTitle, TaskOutputDelta } from '../../domain/session';
 import { channel, ProjectRef, SessionRef } from './common';
 
+/** A session put away: in the project's Archived list, or in the app's trash. */
+export const StoredSession = z.object({
+  id: SessionId,
+  title: z.string(),
+  model: z.string(),
+  updatedAt: z.string(),
+  messageCount: z.number().int().nonnegative(),
+  /** When it went to the trash (trash entries only). */
+  trashedAt: z.string().optional(),
+});
+export type StoredSession = z.infer<typeof StoredSession>;
+
+/** One session of one project, named by both: archived and trashed sessions are not loaded. */
+const ProjectSessionRef = z.strictObject({ projectId: z.string().min(1).max(500), sessionId: SessionId });
+
 /** Sessions and what they stream: transcript items, text deltas, tool progress and results. */
 
 export const requests = {
@@ -29,6 +44,11 @@ export const requests = {
     z.object({ messageId: z.string() }),
   ),
   'sessions.stop': channel(SessionRef, z.object({ stopped: z.boolean() })),
+  /**
+   * Runs a session's failed or cut-off last turn again (an API error, a reply the app died in)
+   * without repeating the person's message; CONFLICT when it is working or has nothing to retry.
+   */
+  'sessions.retry': channel(SessionRef, z.object({ retried: z.literal(true) })),
   'sessions.rename': channel(z.strictObject({ sessionId: SessionId, title: SessionTitle }), SessionSummary),
   'sessions.setModel': channel(z.strictObject({ sessionId: SessionId, model: ModelId }), SessionSummary),
   'sessions.setPermissionMode': channel(
@@ -45,11 +65,25 @@ export const requests = {
   ),
   /** The modes a project's sessions may use (start mode from trusted sources; bypass unless disabled). */
   'sessions.modes': channel(ProjectRef, PermissionModesView),
+  /** Hides a stopped session from the tabs and the list, into the project's Archived list. */
+  'sessions.archive': channel(ProjectSessionRef, StoredSession),
+  'sessions.archived': channel(ProjectRef, z.array(StoredSession)),
+  /** Brings an archived session back into the list. */
+  'sessions.unarchive': channel(ProjectSessionRef, SessionSummary),
+  /** Moves a stopped session (listed or archived) to the trash under the app's data folder; nothing is erased. */
+  'sessions.delete': channel(ProjectSessionRef, StoredSession),
+  'sessions.trash': channel(ProjectRef, z.array(StoredSession)),
+  /** Brings a session back from the trash into the list. */
+  'sessions.restore': channel(ProjectSessionRef, SessionSummary),
+  /** Erases a trashed session's files: the one step that cannot be undone. */
+  'sessions.deleteForever': channel(ProjectSessionRef, z.object({ deleted: z.literal(true) })),
 } as const;
 
 export const events = {
   /** A session's summary changed (activity, title, usage, cost, model). */
   'sessions.changed': z.object({ session: SessionSummary }),
+  /** A session left the list (archived or sent to the trash). */
+  'sessions.removed': z.object({ projectId: z.string(), sessionId: z.string() }),
   /** A new transcript item; a streaming assistant message arrives first empty, then as deltas. */
   'transcript.appended': z.object({ sessionId: z.string(), agentId: z.string(), item: TranscriptItem }),
   /** An item replaced whole, e.g. a streamed message in its final form. */
