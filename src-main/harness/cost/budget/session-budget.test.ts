@@ -96,6 +96,30 @@ describe('SessionBudget', () => {
     expect(asked).toHaveLength(2);
   });
 
+  it('two agents reaching the limit together make one question and both wait for its answer', async () => {
+    const answers: ((a: BudgetAnswer) => void)[] = [];
+    const asked: BudgetAsk[] = [];
+    const budget = new SessionBudget({
+      sessionId: 's1',
+      projectPath: '/p',
+      limits: () => SESSION_30C,
+      ask: (a) => {
+        asked.push(a);
+        return new Promise((resolve) => answers.push(resolve));
+      },
+    });
+    const signal = new AbortController().signal;
+    budget.recordUsage(response(100_000));
+    // The main agent and a sub-agent check the budget at the same moment.
+    const main = budget.beforeRequest(signal);
+    const sub = budget.beforeRequest(signal);
+    await expect.poll(() => asked.length).toBeGreaterThan(0);
+    for (const answer of answers) answer({ decision: 'stop' });
+    expect(await main).toMatchObject({ stop: 'session' });
+    expect(await sub).toMatchObject({ stop: 'session' });
+    expect(asked).toHaveLength(1);
+  });
+
   it('with nobody to ask (print mode) stops at the limit and logs it', async () => {
     const { budget, lines, signal } = setup(SESSION_30C, [], { ask: null });
     budget.recordUsage(response(100_000));

@@ -112,6 +112,9 @@ export class SessionBudget implements BudgetGate {
       }
       const limits: Limits = { ...read.limits, ...this.o.runLimits };
       const spent = await this.spent(limits);
+      // Another agent of the session may have asked, been answered or stopped during that await:
+      // look again, so two agents reaching the limit together make one question, not two.
+      if (this.pausedOrStopped() || isAborted(signal)) continue;
       let reached: BudgetAsk | null = null;
       for (const kind of KINDS) {
         const base = limits[kind];
@@ -170,6 +173,11 @@ export class SessionBudget implements BudgetGate {
       this.raised[asked.kind] = (this.raised[asked.kind] ?? 0) + a.moreMicros;
       this.emit({ event: 'allowed', ...base, moreMicros: a.moreMicros });
     }
+  }
+
+  /** Read through a call: an await may have changed them (no narrowing). */
+  private pausedOrStopped(): boolean {
+    return this.pause !== null || this.stopped !== null;
   }
 
   private sessionBefore(): number {
