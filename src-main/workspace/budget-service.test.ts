@@ -55,4 +55,45 @@ describe('BudgetService', () => {
     expect(await worker).toMatchObject({ stop: 'session' });
     expect(events.filter((e) => e === 'budgets.requested')).toHaveLength(1);
   });
+
+  it("a limit set by the managed policy can only be stopped at: 'allow more' is refused and changes nothing", async () => {
+    const { service, gate, lines, signal } = setup({
+      user: { budgets: { sessionUsd: 5 } },
+      policy: { budgets: { sessionUsd: 0.3 } },
+    });
+    gate.recordUsage(response(100_000)); // $0.30: the policy's limit
+    const waiting = gate.beforeRequest(signal);
+    await expect.poll(() => service.list().length).toBe(1);
+    const [request] = service.list();
+    expect(request).toMatchObject({ kind: 'session', limitMicros: 300_000, canAllowMore: false });
+    const id = request?.id ?? '';
+    expect(() => service.respond({ requestId: id, decision: 'allow_more', moreUsd: 10 })).toThrow(
+      expect.objectContaining({ code: 'FORBIDDEN', message: expect.stringContaining('managed policy') }),
+    );
+    expect(service.list().map((r) => r.id)).toEqual([id]);
+    expect(lines.map((l) => l.event)).toEqual(['warning', 'paused']);
+    service.respond({ requestId: id, decision: 'stop' });
+    expect(await waiting).toMatchObject({ stop: 'session' });
+  });
+
+  it("a limit of the person's own under the policy's can be raised, but never past the policy's", async () => {
+    const { service, gate, signal } = setup({
+      user: { budgets: { sessionUsd: 0.3 } },
+      policy: { budgets: { sessionUsd: 0.6 } },
+    });
+    gate.recordUsage(response(100_000)); // $0.30: the person's limit
+    const first = gate.beforeRequest(signal);
+    await expect.poll(() => service.list().length).toBe(1);
+    const [own] = service.list();
+    expect(own).toMatchObject({ limitMicros: 300_000, canAllowMore: true });
+    service.respond({ requestId: own?.id ?? '', decision: 'allow_more', moreUsd: 10 });
+    expect(await first).toBe('go');
+    gate.recordUsage(response(100_000)); // $0.60: the policy's limit, though $10.30 was allowed
+    const second = gate.beforeRequest(signal);
+    await expect.poll(() => service.list().length).toBe(1);
+    const [policy] = service.list();
+    expect(policy).toMatchObject({ limitMicros: 600_000, spentMicros: 600_000, canAllowMore: false });
+    service.respond({ requestId: policy?.id ?? '', decision: 'stop' });
+    expect(await second).toMatchObject({ stop: 'session' });
+  });
 });

@@ -80,6 +80,7 @@ export class BudgetService {
             limitMicros: a.limitMicros,
             spentMicros: a.spentMicros,
             suggestedMoreMicros: a.suggestedMoreMicros,
+            canAllowMore: a.canAllowMore,
             createdAt: new Date().toISOString(),
           };
           this.pending.set(view.id, { view, resolve });
@@ -152,6 +153,12 @@ export class BudgetService {
       throw new AppError(
         'NOT_FOUND',
         'That budget question is no longer pending (answered, or its turn stopped).',
+      );
+    if (r.decision === 'allow_more' && !p.view.canAllowMore)
+      // Nothing changes: the question stays in the Inbox, where only "stop" answers it.
+      throw new AppError(
+        'FORBIDDEN',
+        `The ${limitName(p.view.kind)} is set by the managed policy; it cannot be raised here, only stopped at.`,
       );
     this.pending.delete(r.requestId);
     if (r.decision === 'allow_more') {

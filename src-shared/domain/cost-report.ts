@@ -166,6 +166,8 @@ export const BudgetRequestView = z.object({
   spentMicros: z.number().int().nonnegative(),
   /** What "allow more" offers by default, in micro-dollars ($1 unless the limit is small). */
   suggestedMoreMicros: z.number().int().positive(),
+  /** False when the limit reached is set by the managed policy: the person can only stop. */
+  canAllowMore: z.boolean(),
   createdAt: z.string(),
 });
 export type BudgetRequestView = z.infer<typeof BudgetRequestView>;

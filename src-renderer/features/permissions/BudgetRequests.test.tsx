@@ -13,6 +13,7 @@ const request: BudgetRequestView = {
   limitMicros: 1_000_000,
   spentMicros: 1_200_000,
   suggestedMoreMicros: 1_000_000,
+  canAllowMore: true,
   createdAt: '2026-12-03T12:00:00.000Z',
 };
 
@@ -64,5 +65,18 @@ describe('budget questions in the Inbox', () => {
     fireEvent.keyDown(amount, { key: 'Enter' });
     expect(sent).toHaveLength(before);
     expect(screen.getByRole('button', { name: /Allow .* more/ }).hasAttribute('disabled')).toBe(true);
+  });
+
+  it('a limit set by the managed policy offers only "Stop" and says why; Enter allows nothing', () => {
+    act(() => useStore.setState({ budgetPending: [{ ...request, canAllowMore: false }] }));
+    render(<Inbox />);
+    const item = screen.getByRole('group', { name: /Budget reached/ });
+    expect(item.textContent).toContain('set by your organization');
+    expect(screen.queryByRole('button', { name: /Allow .* more/ })).toBeNull();
+    expect(screen.queryByRole('textbox', { name: 'Amount to allow, in USD' })).toBeNull();
+    fireEvent.keyDown(item, { key: 'Enter' });
+    expect(sent).toEqual([]);
+    fireEvent.click(screen.getByRole('button', { name: 'Stop' }));
+    expect(sent).toEqual([{ channel: 'budgets.respond', input: { requestId: 'b1', decision: 'stop' } }]);
   });
 });

@@ -33,7 +33,8 @@ async function respond(requestId: string, decision: 'allow_more' | 'stop', moreU
 
 /**
  * One session paused at a spending limit: "Budget reached: allow $N more / stop". The amount is
- * editable ($1 to start); Enter allows it, S stops, as the buttons do.
+ * editable ($1 to start); Enter allows it, S stops, as the buttons do. A limit set by the managed
+ * policy offers only "Stop".
  */
 function BudgetRequest({ request }: { request: BudgetRequestView }) {
   const [amount, setAmount] = useState((request.suggestedMoreMicros / 1e6).toFixed(2));
@@ -46,7 +47,7 @@ function BudgetRequest({ request }: { request: BudgetRequestView }) {
   const more = Number(amount);
   const valid = amount.trim() !== '' && Number.isFinite(more) && more > 0 && more <= 1_000_000;
   const allow = () => {
-    if (valid) void respond(request.id, 'allow_more', more);
+    if (valid && request.canAllowMore) void respond(request.id, 'allow_more', more);
   };
   const stop = () => void respond(request.id, 'stop');
   const onKeyDown = (e: KeyboardEvent<HTMLElement>) => {
@@ -86,24 +87,33 @@ function BudgetRequest({ request }: { request: BudgetRequestView }) {
         <strong>Budget reached:</strong> {dollars(request.spentMicros)} of the {LIMIT_NAMES[request.kind]} of{' '}
         {dollars(request.limitMicros)}. The session is paused.
       </span>
+      {request.canAllowMore ? null : (
+        <span className="muted budget-policy">
+          This limit is set by your organization&apos;s managed policy; it cannot be raised here.
+        </span>
+      )}
       <div className="row inbox-actions budget-actions">
-        <label className="budget-amount">
-          $
-          <input
-            aria-label="Amount to allow, in USD"
-            inputMode="decimal"
-            value={amount}
-            onChange={(e) => setAmount(e.target.value)}
-          />
-        </label>
-        <button type="button" className="primary" disabled={!valid} onClick={allow}>
-          Allow ${valid ? more.toFixed(2) : '…'} more
-        </button>
-        <button type="button" onClick={stop}>
+        {request.canAllowMore ? (
+          <>
+            <label className="budget-amount">
+              $
+              <input
+                aria-label="Amount to allow, in USD"
+                inputMode="decimal"
+                value={amount}
+                onChange={(e) => setAmount(e.target.value)}
+              />
+            </label>
+            <button type="button" className="primary" disabled={!valid} onClick={allow}>
+              Allow ${valid ? more.toFixed(2) : '…'} more
+            </button>
+          </>
+        ) : null}
+        <button type="button" className={request.canAllowMore ? undefined : 'primary'} onClick={stop}>
           Stop
         </button>
       </div>
-      <p className="muted inbox-keys">Enter allow more · S stop</p>
+      <p className="muted inbox-keys">{request.canAllowMore ? 'Enter allow more · S stop' : 'S stop'}</p>
     </li>
   );
 }

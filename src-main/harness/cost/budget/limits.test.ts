@@ -31,6 +31,7 @@ describe('readBudgetLimits', () => {
     expect(readBudgetLimits(l.loc)).toEqual({
       kind: 'ok',
       limits: { session: 2_500_000, projectDaily: 10_000_000, daily: 20_000_000 },
+      policy: {},
     });
   });
 
@@ -38,7 +39,7 @@ describe('readBudgetLimits', () => {
     const l = layout();
     l.user({ budgets: { sessionUsd: 1 } });
     l.project({ budgets: { sessionUsd: 1000, dailyUsd: 1000 } });
-    expect(readBudgetLimits(l.loc)).toEqual({ kind: 'ok', limits: { session: 1_000_000 } });
+    expect(readBudgetLimits(l.loc)).toEqual({ kind: 'ok', limits: { session: 1_000_000 }, policy: {} });
   });
 
   it('a wrong budgets block is invalid, never "no limit"', () => {
@@ -58,7 +59,7 @@ describe('readBudgetLimits', () => {
   it('a settings file that is not JSON and says nothing of budgets sets no limit', () => {
     const l = layout();
     l.user('{ "model": ');
-    expect(readBudgetLimits(l.loc)).toEqual({ kind: 'ok', limits: {} });
+    expect(readBudgetLimits(l.loc)).toEqual({ kind: 'ok', limits: {}, policy: {} });
   });
 
   it('the managed policy is a ceiling: the lower of policy and user applies', () => {
@@ -68,6 +69,7 @@ describe('readBudgetLimits', () => {
     expect(readBudgetLimits(l.loc)).toEqual({
       kind: 'ok',
       limits: { session: 2_000_000, daily: 1_000_000, projectDaily: 3_000_000 },
+      policy: { session: 2_000_000, daily: 50_000_000, projectDaily: 3_000_000 },
     });
   });
 });

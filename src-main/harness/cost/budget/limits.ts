@@ -6,7 +6,12 @@ import { readJsonObject } from '../../permissions/settings-file';
 /** Limits in integer micro-dollars, by kind; a missing kind has no limit. */
 export type Limits = Partial<Record<BudgetKind, number>>;
 
-export type LimitsRead = { kind: 'ok'; limits: Limits } | { kind: 'invalid'; message: string };
+/**
+ * `limits`: what applies (the lower of the person's and the policy's). `policy`: the managed policy's
+ * own limits, a ceiling nobody can raise from the app ("allow more" stops there).
+ */
+export type LimitsRead =
+  { kind: 'ok'; limits: Limits; policy?: Limits | undefined } | { kind: 'invalid'; message: string };
 
 export const usdToMicros = (usd: number): number => Math.round(usd * 1e6);
 
@@ -76,5 +81,5 @@ export function readBudgetLimits(loc: { home: string; policyFile: string }): Lim
     const mine = limits[k];
     limits[k] = mine === undefined ? v : Math.min(mine, v);
   }
-  return { kind: 'ok', limits };
+  return { kind: 'ok', limits, policy: ceiling };
 }

@@ -71,7 +71,13 @@ describe('SessionBudget', () => {
     budget.recordUsage(response(100_000)); // 300,000: the limit
     expect(await budget.beforeRequest(signal)).toBe('go');
     expect(asked).toEqual([
-      { kind: 'session', limitMicros: 300_000, spentMicros: 300_000, suggestedMoreMicros: 1_000_000 },
+      {
+        kind: 'session',
+        limitMicros: 300_000,
+        spentMicros: 300_000,
+        suggestedMoreMicros: 1_000_000,
+        canAllowMore: true,
+      },
     ]);
     expect(lines.map((l) => l.event)).toEqual(['warning', 'paused', 'allowed']);
     expect(lines[2]?.moreMicros).toBe(100_000);

@@ -22,6 +22,11 @@ export interface BudgetAsk {
   limitMicros: number;
   spentMicros: number;
   suggestedMoreMicros: number;
+  /**
+   * False when the limit reached is the managed policy's: the person cannot raise it, only stop.
+   * ("Allow more" is never granted past the policy's limit either way.)
+   */
+  canAllowMore: boolean;
 }
 
 export type BudgetAnswer = { decision: 'allow_more'; moreMicros: number } | { decision: 'stop' };
@@ -119,7 +124,11 @@ export class SessionBudget implements BudgetGate {
       for (const kind of KINDS) {
         const base = limits[kind];
         if (base === undefined) continue;
-        const limit = base + (this.raised[kind] ?? 0);
+        const raised = base + (this.raised[kind] ?? 0);
+        // The policy's limit is a ceiling: what the person allowed more never goes past it.
+        const ceiling = read.policy?.[kind];
+        const byPolicy = ceiling !== undefined && ceiling <= raised;
+        const limit = byPolicy ? ceiling : raised;
         const s = spent[kind];
         // Integer micros: spent >= 80% of limit, exactly.
         if (s * 5 >= limit * 4 && !this.warned.has(kind)) {
@@ -127,7 +136,13 @@ export class SessionBudget implements BudgetGate {
           this.emit({ event: 'warning', kind, limitMicros: limit, spentMicros: s });
         }
         if (s >= limit && !reached)
-          reached = { kind, limitMicros: limit, spentMicros: s, suggestedMoreMicros: DEFAULT_MORE_MICROS };
+          reached = {
+            kind,
+            limitMicros: limit,
+            spentMicros: s,
+            suggestedMoreMicros: DEFAULT_MORE_MICROS,
+            canAllowMore: !byPolicy,
+          };
       }
       if (!reached) return 'go';
       const stop = { stop: reached.kind, message: reachedMessage(reached) };
@@ -170,6 +185,8 @@ export class SessionBudget implements BudgetGate {
         this.emit({ event: 'stopped', ...base });
         return (this.stopped = stop);
       }
+      // A policy's limit is not raised whatever the answer says: the next check asks again.
+      if (!asked.canAllowMore) continue;
       this.raised[asked.kind] = (this.raised[asked.kind] ?? 0) + a.moreMicros;
       this.emit({ event: 'allowed', ...base, moreMicros: a.moreMicros });
     }
