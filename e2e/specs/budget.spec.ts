@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, newSessionTab, send, test } from '../fixtures/test';
 import { docsScreenshot } from '../fixtures/screenshots';
@@ -71,4 +72,33 @@ test('a session pauses at its budget, the Inbox asks; "allow $1 more" lets it go
     .filter((l) => l.type === 'budget')
     .map((l) => l.event);
   expect(events).toEqual(['warning', 'paused', 'allowed', 'paused', 'stopped']);
+});
+
+test.describe('a limit set by the managed policy', () => {
+  const policyFile = path.join(mkdtempSync(path.join(tmpdir(), 'carapace-policy-')), 'managed-settings.json');
+  test.use({ serveEnv: { CARAPACE_MANAGED_SETTINGS: policyFile } });
+
+  test('offers only "Stop", and says the limit is set by policy', async ({ app: page, serve, api }) => {
+    // The person allows $5; the policy caps the session at $0.50: $0.30, $0.60 pauses.
+    writeFileSync(path.join(serve.home, 'settings.json'), JSON.stringify({ budgets: { sessionUsd: 5 } }));
+    writeFileSync(policyFile, JSON.stringify({ budgets: { sessionUsd: 0.5 } }));
+    const replies = () => api.requests.filter((r) => r.body.model === 'claude-sonnet-4-5').length;
+    await newSessionTab(page);
+    await send(page, 'keep looking');
+    const inbox = page.getByRole('region', { name: 'Inbox' });
+    const question = inbox.getByRole('group', { name: /Budget reached/ });
+    await expect(question).toBeVisible({ timeout: 20_000 });
+    await expect(question).toContainText('$0.60 of the session budget of $0.50');
+    await expect(question).toContainText('set by your organization');
+    await expect(question.getByRole('button', { name: /Allow .* more/ })).toHaveCount(0);
+    await expect(question.getByRole('textbox', { name: 'Amount to allow, in USD' })).toHaveCount(0);
+    await question.press('Enter');
+    await expect(question).toBeVisible();
+    await question.getByRole('button', { name: 'Stop' }).click();
+    await expect(inbox).toBeHidden();
+    await expect(page.getByRole('log', { name: 'Transcript' })).toContainText(
+      'Budget reached: stopped at $0.60',
+    );
+    expect(replies()).toBe(2);
+  });
 });
