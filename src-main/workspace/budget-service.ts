@@ -57,9 +57,11 @@ export class BudgetService {
       /** The usage ledger's day totals (today's spend before this process); null: this process only. */
       daySource: DaySpendSource | null;
       onWaitingChanged: (sessionId: string) => void;
+      /** The clock (local days for the daily limits); tests move it. */
+      now?: () => number;
     },
   ) {
-    this.day = new DaySpend(o.daySource);
+    this.day = new DaySpend(o.daySource, o.now);
   }
 
   /** The budget gate of a session, for its runtime. */
@@ -70,6 +72,7 @@ export class BudgetService {
       limits: () => readBudgetLimits(this.o.locations),
       daySpend: this.day,
       spentBefore: h.spentBefore,
+      now: this.o.now,
       ask: (a, signal) =>
         new Promise((resolve) => {
           if (signal.aborted) return resolve(null);
@@ -81,7 +84,7 @@ export class BudgetService {
             spentMicros: a.spentMicros,
             suggestedMoreMicros: a.suggestedMoreMicros,
             canAllowMore: a.canAllowMore,
-            createdAt: new Date().toISOString(),
+            createdAt: new Date(this.o.now?.() ?? Date.now()).toISOString(),
           };
           this.pending.set(view.id, { view, resolve });
           this.o.hub.emit('budgets.requested', { request: view });

@@ -195,6 +195,34 @@ describe('SessionBudget', () => {
     expect(await day.today('/p')).toEqual({ allMicros: 1_000_002, projectMicros: 200_002 });
   });
 
+  it('a raise of a daily limit holds for its day only, and the 80% warning comes again the next day', async () => {
+    let t = new Date(2026, 11, 3, 23, 0).getTime();
+    const now = () => t;
+    const day = new DaySpend(
+      { daySpend: (d) => ({ allMicros: d === '2026-12-03' ? 600_000 : 720_000, byProject: {} }) },
+      now,
+    );
+    const { budget, asked, lines, signal } = setup(
+      { kind: 'ok', limits: { daily: 900_000 } },
+      [{ decision: 'allow_more', moreMicros: 300_000 }, { decision: 'stop' }],
+      { daySpend: day, now },
+    );
+    expect(await budget.beforeRequest(signal)).toBe('go'); // 600,000 from the ledger
+    budget.recordUsage(response(40_000)); // 720,000: 80%
+    budget.recordUsage(response(60_000)); // 900,000: the limit
+    expect(await budget.beforeRequest(signal)).toBe('go');
+    expect(asked).toEqual([expect.objectContaining({ kind: 'daily', limitMicros: 900_000 })]);
+    expect(lines.map((l) => l.event)).toEqual(['warning', 'paused', 'allowed']);
+    // Past midnight: a new day, 720,000 spent already; the $0.30 allowed yesterday is gone.
+    t = new Date(2026, 11, 4, 0, 30).getTime();
+    expect(await budget.beforeRequest(signal)).toBe('go');
+    expect(lines.map((l) => l.event)).toEqual(['warning', 'paused', 'allowed', 'warning']);
+    expect(lines[3]).toMatchObject({ kind: 'daily', spentMicros: 720_000, limitMicros: 900_000 });
+    budget.recordUsage(response(60_000)); // 900,000 today
+    expect(await budget.beforeRequest(signal)).toMatchObject({ stop: 'daily' });
+    expect(asked[1]).toMatchObject({ kind: 'daily', limitMicros: 900_000, spentMicros: 900_000 });
+  });
+
   it("a new local day starts from that day's baseline", async () => {
     let t = new Date(2026, 11, 3, 23, 59).getTime();
     const asked: string[] = [];

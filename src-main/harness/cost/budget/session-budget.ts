@@ -1,7 +1,7 @@
 import type { BudgetKind } from '@shared/domain/cost-report';
 import { CostTracker, type UsageReport } from '../tracker';
 import type { BudgetLine } from '../usage-line';
-import type { DaySpend } from './day-spend';
+import { localDayOf, type DaySpend } from './day-spend';
 import type { Limits, LimitsRead } from './limits';
 
 /** What the loop is told before a model request: go on, or end the turn (reason `budget`). */
@@ -52,10 +52,13 @@ export interface SessionBudgetOptions {
   ask?: ((a: BudgetAsk, signal: AbortSignal) => Promise<BudgetAnswer | null>) | null | undefined;
   /** Warnings, pauses and answers, for the transcript and the window. */
   onEvent?: ((line: BudgetLine) => void) | undefined;
-  now?: () => number;
+  /** The clock: what "today" is for the daily limits (a local day), and the lines' times. */
+  now?: (() => number) | undefined;
 }
 
 const KINDS: readonly BudgetKind[] = ['maxBudgetUsd', 'session', 'projectDaily', 'daily'];
+/** Limits per local day: what was allowed more, and the 80% warning, hold for that day only. */
+const DAILY_KINDS: readonly BudgetKind[] = ['projectDaily', 'daily'];
 
 /**
  * One session's budget. Spend is priced as the session's own cost is (CostTracker: integer
@@ -68,6 +71,8 @@ export class SessionBudget implements BudgetGate {
   private readonly raised: Partial<Record<BudgetKind, number>> = {};
   private readonly warned = new Set<BudgetKind>();
   private before: number | null = null;
+  /** The local day the daily limits' raises and warnings belong to. */
+  private day: string | null = null;
   /** A question already asked: other agents of the session wait for the same answer. */
   private pause: Promise<void> | null = null;
   /**
@@ -117,6 +122,7 @@ export class SessionBudget implements BudgetGate {
       }
       const limits: Limits = { ...read.limits, ...this.o.runLimits };
       const spent = await this.spent(limits);
+      this.rollDay();
       // Another agent of the session may have asked, been answered or stopped during that await:
       // look again, so two agents reaching the limit together make one question, not two.
       if (this.pausedOrStopped() || isAborted(signal)) continue;
@@ -187,9 +193,32 @@ export class SessionBudget implements BudgetGate {
       }
       // A policy's limit is not raised whatever the answer says: the next check asks again.
       if (!asked.canAllowMore) continue;
+      // Answered on another day than asked: a daily limit starts afresh today, nothing to raise.
+      if (DAILY_KINDS.includes(asked.kind) && this.rollDay()) continue;
       this.raised[asked.kind] = (this.raised[asked.kind] ?? 0) + a.moreMicros;
       this.emit({ event: 'allowed', ...base, moreMicros: a.moreMicros });
     }
+  }
+
+  /**
+   * A new local day: the daily limits' raises and warnings were for the day before. True when the
+   * day changed.
+   */
+  private rollDay(): boolean {
+    const day = localDayOf(this.now());
+    if (day === this.day) return false;
+    const first = this.day === null;
+    this.day = day;
+    if (first) return false;
+    for (const kind of DAILY_KINDS) {
+      delete this.raised[kind];
+      this.warned.delete(kind);
+    }
+    return true;
+  }
+
+  private now(): number {
+    return this.o.now?.() ?? Date.now();
   }
 
   /** Read through a call: an await may have changed them (no narrowing). */
@@ -216,7 +245,7 @@ export class SessionBudget implements BudgetGate {
   }
 
   private emit(line: Omit<BudgetLine, 'type' | 'at'>): void {
-    this.o.onEvent?.({ type: 'budget', ...line, at: new Date(this.o.now?.() ?? Date.now()).toISOString() });
+    this.o.onEvent?.({ type: 'budget', ...line, at: new Date(this.now()).toISOString() });
   }
 }
 
