@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { TokenCounts } from '@shared/domain/cost-report';
 import type { TokenUsage } from '@shared/domain/usage';
 import { priceResponse, tokenCountsOf } from './pricing';
 import type { UsageLine } from './usage-line';
@@ -51,38 +52,12 @@ export class CostTracker {
 
   /** Adds one response's final usage; returns false when that message id was already counted. */
   add(report: UsageReport): boolean {
-    if (report.apiId !== null) {
-      if (this.seen.has(report.apiId)) return false;
-      this.seen.add(report.apiId);
-    }
     const searches = report.webSearchRequests ?? 0;
     const tokens = tokenCountsOf(report.usage, report.cacheWrite1hTokens ?? 0, searches);
     // Web searches are priced by the table too; the usage line of the same response has this figure.
     const cost = priceResponse(report.model, tokens);
-    const micros = cost.kind === 'priced' ? cost.micros : 0;
-    const b = this.buckets.get(report.model) ?? {
-      inputTokens: 0,
-      outputTokens: 0,
-      cacheReadInputTokens: 0,
-      cacheCreationInputTokens: 0,
-      cacheCreation1hInputTokens: 0,
-      webSearchRequests: 0,
-      costUSD: 0,
-      costMicros: 0,
-      priced: cost.kind !== 'unpriced',
-    };
-    b.inputTokens += report.usage.inputTokens;
-    b.outputTokens += report.usage.outputTokens;
-    b.cacheReadInputTokens += report.usage.cacheReadInputTokens;
-    b.cacheCreationInputTokens += report.usage.cacheCreationInputTokens;
-    b.cacheCreation1hInputTokens = (b.cacheCreation1hInputTokens ?? 0) + tokens.cacheWrite1h;
-    b.webSearchRequests += searches;
-    b.costMicros += micros;
-    b.costUSD = b.costMicros / 1e6;
-    this.buckets.set(report.model, b);
-    this.micros += micros;
-    this.apiMs += report.durationMs ?? 0;
-    return true;
+    const micros = cost.kind === 'priced' ? cost.micros : cost.kind === 'demo' ? 0 : null;
+    return this.count(report.apiId, report.model, tokens, micros, report.durationMs);
   }
 
   get totalCostUsd(): number {
@@ -131,13 +106,22 @@ export class CostTracker {
    * keeps the figures the ledger shows); returns false when that message id was already counted.
    */
   addLine(line: UsageLine): boolean {
-    if (line.apiId !== null) {
-      if (this.seen.has(line.apiId)) return false;
-      this.seen.add(line.apiId);
+    return this.count(line.apiId, line.model, line.tokens, line.costMicros, line.durationMs);
+  }
+
+  /** One response into its model's bucket; `micros` null: a model the price table does not know. */
+  private count(
+    apiId: string | null,
+    model: string,
+    t: TokenCounts,
+    micros: number | null,
+    durationMs: number | undefined,
+  ): boolean {
+    if (apiId !== null) {
+      if (this.seen.has(apiId)) return false;
+      this.seen.add(apiId);
     }
-    const t = line.tokens;
-    const micros = line.costMicros ?? 0;
-    const b = this.buckets.get(line.model) ?? {
+    const b = this.buckets.get(model) ?? {
       inputTokens: 0,
       outputTokens: 0,
       cacheReadInputTokens: 0,
@@ -146,7 +130,7 @@ export class CostTracker {
       webSearchRequests: 0,
       costUSD: 0,
       costMicros: 0,
-      priced: line.costMicros !== null,
+      priced: micros !== null,
     };
     b.inputTokens += t.input;
     b.outputTokens += t.output;
@@ -154,11 +138,11 @@ export class CostTracker {
     b.cacheCreationInputTokens += t.cacheWrite5m + t.cacheWrite1h;
     b.cacheCreation1hInputTokens = (b.cacheCreation1hInputTokens ?? 0) + t.cacheWrite1h;
     b.webSearchRequests += t.webSearches;
-    b.costMicros += micros;
+    b.costMicros += micros ?? 0;
     b.costUSD = b.costMicros / 1e6;
-    this.buckets.set(line.model, b);
-    this.micros += micros;
-    this.apiMs += line.durationMs ?? 0;
+    this.buckets.set(model, b);
+    this.micros += micros ?? 0;
+    this.apiMs += durationMs ?? 0;
     return true;
   }
 
