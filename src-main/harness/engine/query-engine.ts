@@ -382,8 +382,9 @@ export class QueryEngine {
     const memory = this.options.memoryPrompt?.section();
     if (memory?.loaded) this.recordLoaded([memory.loaded]);
     // Recall: memories picked for this message ride with it as a user-role note, not in the system
-    // prompt, so the prompt cache holds. A failing selector gives no note; the turn goes on.
-    if (prompt !== null && this.options.recall) {
+    // prompt, so the prompt cache holds. A failing selector gives no note; the turn goes on. At a
+    // reached budget there is no selector call (the turn's own request pauses or stops there).
+    if (prompt !== null && this.options.recall && (await this.sideRequestsAllowed())) {
       const recalled = await this.options.recall.noteFor({
         prompt,
         models: this.options.models,
@@ -488,7 +489,13 @@ export class QueryEngine {
   /** A side request of this agent (the memory selector, autoDream): the session pays for it. */
   private addSideUsage(report: UsageReport): void {
     this.conversation.addUsage(report);
+    // Side requests spend from the session's budget like its turns.
+    this.options.budget?.recordUsage(report);
     if (!this.running) this.conversation.saveCost();
+  }
+
+  private async sideRequestsAllowed(): Promise<boolean> {
+    return (await this.options.budget?.sideRequestsAllowed?.()) ?? true;
   }
 
   private record(item: TranscriptItem): void {

@@ -14,6 +14,11 @@ export type BudgetDecision = 'go' | { stop: BudgetKind | 'invalid-settings'; mes
 export interface BudgetGate {
   beforeRequest(signal: AbortSignal): Promise<BudgetDecision>;
   recordUsage(report: UsageReport): void;
+  /**
+   * Whether an optional side request (the memory selector) may be made now: not while the session
+   * is paused or stopped at a limit, or any limit is reached. Never asks, never waits for an answer.
+   */
+  sideRequestsAllowed?(): Promise<boolean>;
 }
 
 /** A limit reached: what the person is asked. */
@@ -128,13 +133,9 @@ export class SessionBudget implements BudgetGate {
       if (this.pausedOrStopped() || isAborted(signal)) continue;
       let reached: BudgetAsk | null = null;
       for (const kind of KINDS) {
-        const base = limits[kind];
-        if (base === undefined) continue;
-        const raised = base + (this.raised[kind] ?? 0);
-        // The policy's limit is a ceiling: what the person allowed more never goes past it.
-        const ceiling = read.policy?.[kind];
-        const byPolicy = ceiling !== undefined && ceiling <= raised;
-        const limit = byPolicy ? ceiling : raised;
+        const applies = this.limitOf(kind, limits, read.policy);
+        if (!applies) continue;
+        const { limit, byPolicy } = applies;
         const s = spent[kind];
         // Integer micros: spent >= 80% of limit, exactly.
         if (s * 5 >= limit * 4 && !this.warned.has(kind)) {
@@ -198,6 +199,35 @@ export class SessionBudget implements BudgetGate {
       this.raised[asked.kind] = (this.raised[asked.kind] ?? 0) + a.moreMicros;
       this.emit({ event: 'allowed', ...base, moreMicros: a.moreMicros });
     }
+  }
+
+  async sideRequestsAllowed(): Promise<boolean> {
+    if (this.pausedOrStopped()) return false;
+    const read = this.o.limits();
+    if (read.kind === 'invalid') return false;
+    const limits: Limits = { ...read.limits, ...this.o.runLimits };
+    const spent = await this.spent(limits);
+    this.rollDay();
+    if (this.pausedOrStopped()) return false;
+    return KINDS.every((kind) => {
+      const applies = this.limitOf(kind, limits, read.policy);
+      return !applies || spent[kind] < applies.limit;
+    });
+  }
+
+  /** The limit of a kind as it stands: the set one, plus what was allowed more, under the policy's. */
+  private limitOf(
+    kind: BudgetKind,
+    limits: Limits,
+    policy: Limits | undefined,
+  ): { limit: number; byPolicy: boolean } | null {
+    const base = limits[kind];
+    if (base === undefined) return null;
+    const raised = base + (this.raised[kind] ?? 0);
+    // The policy's limit is a ceiling: what the person allowed more never goes past it.
+    const ceiling = policy?.[kind];
+    const byPolicy = ceiling !== undefined && ceiling <= raised;
+    return { limit: byPolicy ? ceiling : raised, byPolicy };
   }
 
   /**
