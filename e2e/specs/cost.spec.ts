@@ -250,6 +250,8 @@ test('the dashboard draws spend per day and lists each session with its exact fi
     [0, 0, 0, 0, 0, 0, 0],
   ]);
   expect(await paintedPixels(page)).toBeGreaterThan(500);
+  const yLabels = async () => JSON.parse((await chart.getAttribute('data-y-labels')) ?? '[]') as string[];
+  expect(await yLabels()).toEqual(['$0', '$5', '$10']);
 
   // Hover on the day two days back: its exact figures per model.
   const over = await chart.locator('.u-over').boundingBox();
@@ -259,7 +261,7 @@ test('the dashboard draws spend per day and lists each session with its exact fi
   await expect(tip).toContainText(`${days[4]}: $12.84`);
   await expect(tip).toContainText('sonnet-4-5 $12.34');
   await expect(tip).toContainText('in 1,000 · out 500 · cache write 2,000 · cache read 10,000');
-  await expect(tip).toContainText('haiku-4-5 $0.5000');
+  await expect(tip).toContainText('haiku-4-5 $0.50');
   await page.mouse.move(0, 0);
 
   // The sessions, as seeded: the sub-agent's spend rolled into its session.
@@ -275,7 +277,7 @@ test('the dashboard draws spend per day and lists each session with its exact fi
     // 10,600 / (1,700 + 2,000 + 10,600)
     '74%',
     '$13.84',
-    '$0.5000',
+    '$0.50',
     '2',
     /h|min|s/,
   ]);
@@ -342,8 +344,167 @@ test('clicking a session opens it; its cost figure opens its own cost view', asy
   ).toHaveText('$13.34');
   await expect(
     members.getByRole('row').filter({ hasText: 'Explore the parser' }).getByRole('cell').last(),
-  ).toHaveText('$0.5000');
+  ).toHaveText('$0.50');
   await expect(view.getByRole('table', { name: 'By turn' }).getByRole('row')).toHaveCount(3);
   await page.keyboard.press('Escape');
   await expect(view).toBeHidden();
+});
+
+/**
+ * What at the dialog's width is out of reach: elements outside the viewport that are not inside a
+ * table's own scroll container, and table wrappers that overflow without scrolling.
+ */
+function reach(page: Page, dialogName: string) {
+  return page.evaluate((name) => {
+    const dialog = document.querySelector(`[role="dialog"][aria-label="${name}"]`);
+    if (!dialog) throw new Error(`no dialog ${name}`);
+    const width = document.documentElement.clientWidth;
+    const outside: string[] = [];
+    for (const el of dialog.querySelectorAll('*')) {
+      if (el.closest('.cost-table-wrap')) continue;
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 && r.height === 0) continue;
+      if (r.left < -0.5 || r.right > width + 0.5)
+        outside.push(
+          `${el.tagName.toLowerCase()}.${el.className} ${Math.round(r.left)}–${Math.round(r.right)}`,
+        );
+    }
+    const wrappers = [...dialog.querySelectorAll<HTMLElement>('.cost-table-wrap')].map((w) => ({
+      table: w.querySelector('table')?.getAttribute('aria-label') ?? '',
+      overflows: w.scrollWidth > w.clientWidth,
+      overflowX: getComputedStyle(w).overflowX,
+    }));
+    const body = dialog.querySelector<HTMLElement>('.cost-body');
+    return {
+      outside,
+      wrappers,
+      bodyScrollsSideways: body ? body.scrollWidth > body.clientWidth : true,
+      bodyScrollsDown: body
+        ? body.scrollHeight > body.clientHeight && getComputedStyle(body).overflowY === 'auto'
+        : false,
+    };
+  }, dialogName);
+}
+
+/**
+ * Whether an element is wholly on screen: inside its table's scroll box and the window, to within a
+ * pixel (a scrolled box stops at a whole pixel, a cell's edge may fall between two).
+ */
+function whollyShown(locator: ReturnType<Page['locator']>): Promise<boolean> {
+  return locator.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    const box = el.closest('.cost-table-wrap')?.getBoundingClientRect();
+    const inside = (o: { left: number; right: number; top: number; bottom: number }) =>
+      r.left >= o.left - 1 && r.right <= o.right + 1 && r.top >= o.top - 1 && r.bottom <= o.bottom + 1;
+    const win = { left: 0, top: 0, right: window.innerWidth, bottom: window.innerHeight };
+    return r.width > 0 && inside(win) && (!box || inside(box));
+  });
+}
+
+/** How many lines an element's text takes (one client rect per line box of its text). */
+function textLines(locator: ReturnType<Page['locator']>): Promise<number> {
+  return locator.evaluate((el) => {
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    const tops = new Set(
+      [...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)),
+    );
+    return tops.size;
+  });
+}
+
+test('at 900×600 nothing is out of reach: the page scrolls down, wide tables scroll sideways in their own box', async ({
+  page,
+}, testInfo) => {
+  await page.setViewportSize({ width: 900, height: 600 });
+  const { dashboard } = await openDashboard(page);
+  // The header is one row, even with the project's name in the title (it gives way with an ellipsis).
+  const centre = async (locator: ReturnType<Page['locator']>) => {
+    const box = await locator.boundingBox();
+    if (!box) throw new Error('not on screen');
+    return Math.round(box.y + box.height / 2);
+  };
+  const projectsGroup = dashboard.getByRole('group', { name: 'Projects' });
+  const closeButton = dashboard.getByRole('button', { name: 'Close cost dashboard' });
+  expect(await centre(closeButton)).toBe(await centre(projectsGroup));
+  expect(await centre(dashboard.getByRole('heading', { level: 2 }))).toBe(await centre(projectsGroup));
+  await dashboard.getByRole('button', { name: 'All projects', exact: true }).click();
+  await expect(dashboard.getByRole('heading', { name: /all projects/ })).toBeVisible();
+
+  // The header's controls: each on one line, the Close button on screen.
+  const projects = dashboard.getByRole('group', { name: 'Projects' });
+  for (const name of ['This project', 'All projects']) {
+    expect(await textLines(projects.getByRole('button', { name, exact: true }))).toBe(1);
+  }
+  const oneButton = await projects.getByRole('button', { name: 'All projects' }).boundingBox();
+  const group = await projects.boundingBox();
+  expect(group?.height).toBe(oneButton?.height);
+  await expect(dashboard.getByRole('button', { name: 'Close cost dashboard' })).toBeInViewport({ ratio: 1 });
+
+  const seen = await reach(page, 'Cost');
+  expect(seen.outside).toEqual([]);
+  expect(seen.bodyScrollsSideways).toBe(false);
+  expect(seen.bodyScrollsDown).toBe(true);
+  // The two wide tables scroll inside their own wrapper.
+  for (const name of ['Sessions', 'Models']) {
+    expect(seen.wrappers).toContainEqual({ table: name, overflows: true, overflowX: 'auto' });
+  }
+  for (const w of seen.wrappers) expect(w.overflowX).toBe('auto');
+
+  // No header breaks mid-word.
+  const table = dashboard.getByRole('table', { name: 'Sessions' });
+  for (const th of await dashboard.locator('.cost-table th').all()) expect(await textLines(th)).toBe(1);
+
+  // The last column can be brought into view; the title column stays in place beside it.
+  const duration = table.getByRole('columnheader', { name: /Duration/ });
+  expect(await whollyShown(duration)).toBe(false);
+  await duration.scrollIntoViewIfNeeded();
+  expect(await whollyShown(duration)).toBe(true);
+  const lastCell = table.getByRole('row').filter({ hasText: 'Refactor the parser' }).getByRole('cell').last();
+  expect(await whollyShown(lastCell)).toBe(true);
+  const wrap = await table.locator('xpath=..').boundingBox();
+  const title = await table.getByRole('columnheader', { name: /Session/ }).boundingBox();
+  const durationBox = await duration.boundingBox();
+  if (!wrap || !title || !durationBox) throw new Error('no boxes');
+  expect(Math.abs(title.x - wrap.x)).toBeLessThanOrEqual(1);
+  expect(durationBox.x).toBeGreaterThanOrEqual(title.x + title.width - 1);
+  // What is on top at the last column's centre is the last column itself, not the sticky one.
+  const onTop = await duration.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    return el.contains(document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2));
+  });
+  expect(onTop).toBe(true);
+  await page.screenshot({ path: testInfo.outputPath('cost-900x600-scrolled.png') });
+  await expect(dashboard.getByRole('table', { name: 'Most expensive turns' })).toBeVisible();
+  await dashboard.getByRole('table', { name: 'Most expensive turns' }).scrollIntoViewIfNeeded();
+  await page.screenshot({ path: testInfo.outputPath('cost-900x600-bottom.png') });
+
+  // The session's own cost view, from its cost figure in the table.
+  await table.getByRole('button', { name: '$13.84' }).click();
+  const view = page.getByRole('dialog', { name: 'Session cost' });
+  await expect(view.getByTestId('session-cost-total')).toHaveText('$13.84');
+  await expect(view.getByRole('button', { name: 'Close session cost' })).toBeInViewport({ ratio: 1 });
+  const inView = await reach(page, 'Session cost');
+  expect(inView.outside).toEqual([]);
+  expect(inView.bodyScrollsSideways).toBe(false);
+  for (const w of inView.wrappers) expect(w.overflowX).toBe('auto');
+  const byModel = view.getByRole('table', { name: 'By model' });
+  const cost = byModel.getByRole('columnheader', { name: 'Cost' });
+  await cost.scrollIntoViewIfNeeded();
+  expect(await whollyShown(cost)).toBe(true);
+  await page.screenshot({ path: testInfo.outputPath('session-cost-900x600.png') });
+});
+
+test('a range without spend draws its axis in whole cents, never "$0.0000"', async ({ page }) => {
+  await page.setViewportSize({ width: 1400, height: 900 });
+  const { dashboard } = await openDashboard(page);
+  await dashboard.getByRole('button', { name: 'Custom' }).click();
+  await dashboard.getByLabel('From').fill(localDay(at(20)));
+  await dashboard.getByLabel('To').fill(localDay(at(10)));
+  await expect(dashboard.getByTestId('cost-total')).toHaveText('$0.00');
+  const chart = page.getByTestId('cost-day-chart');
+  await expect(chart.locator('canvas')).toBeVisible();
+  await expect
+    .poll(async () => JSON.parse((await chart.getAttribute('data-y-labels')) ?? '[]') as string[])
+    .toEqual(['$0', '$0.02', '$0.04']);
 });

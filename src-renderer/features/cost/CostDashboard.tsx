@@ -6,7 +6,7 @@ import { BudgetsPanel } from './BudgetsPanel';
 import type { ChartMetric } from './chart-data';
 import { costApi, problem } from './cost-api';
 import { ExportButtons } from './ExportButtons';
-import { allTokens, estimateLabel, formatSumCost, formatTokens } from './format';
+import { allTokens, estimateLabel, exactSumCost, formatSumCost, formatTokens } from './format';
 import { ModelsTable } from './ModelsTable';
 import { openCostSession } from './open-session';
 import { addDays, localDay, rangeDays } from './range';
@@ -102,6 +102,7 @@ export default function CostDashboard() {
   };
   const custom = view.range.kind === 'custom' ? view.range : null;
   const today = localDay(new Date());
+  const scopeName = scope === 'project' && project ? project.name : 'all projects';
 
   return (
     <div className="overlay cost-overlay">
@@ -120,9 +121,8 @@ export default function CostDashboard() {
         }}
       >
         <header className="cost-header">
-          <h2>
-            Cost{' '}
-            <span className="muted">— {scope === 'project' && project ? project.name : 'all projects'}</span>
+          <h2 title={`Cost — ${scopeName}`}>
+            Cost <span className="muted">— {scopeName}</span>
           </h2>
           <div className="cost-segmented" role="group" aria-label="Projects">
             <button
@@ -264,7 +264,7 @@ function Report({
     <>
       <div className="cost-summary" aria-busy={loading}>
         <div className="cost-total">
-          <span className="cost-total-figure" data-testid="cost-total">
+          <span className="cost-total-figure" data-testid="cost-total" title={exactSumCost(report.total)}>
             {formatSumCost(report.total)}
           </span>
           <span className="muted">

@@ -3,13 +3,18 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { DayCost } from '@shared/domain/cost-report';
 import { colourOf, dayChartData, type ChartMetric } from './chart-data';
-import { cacheWrites, formatSumCost, formatTokens, formatTokensShort, shortModel } from './format';
-import { formatCost } from '@shared/domain/cost';
+import {
+  cacheWrites,
+  exactSumCost,
+  formatAxisMoney,
+  formatTokens,
+  formatTokensShort,
+  MONEY_AXIS_MIN_TOP,
+  MONEY_AXIS_STEPS,
+  shortModel,
+} from './format';
 
 const HEIGHT = 200;
-
-/** An axis needs no more precision than its steps: $0, $5.00, $0.0025. */
-const axisDollars = (v: number): string => (v === 0 ? '$0' : formatCost(v));
 
 /** The theme's colours for the canvas (CSS variables do not reach inside it). */
 function themeColours() {
@@ -57,7 +62,11 @@ export default function DayChart({ days, metric }: { days: DayCost[]; metric: Ch
       cursor: { y: false, points: { show: false }, drag: { x: false, y: false } },
       scales: {
         x: { time: false, range: () => [-0.5, n - 0.5] },
-        y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.08 : 1] },
+        // Spend gets at least $0.05 of height, so its steps are whole cents even on a day of fractions of one.
+        y: {
+          range: (_u, _min, max) =>
+            metric === 'cost' ? [0, Math.max(max * 1.08, MONEY_AXIS_MIN_TOP)] : [0, max > 0 ? max * 1.08 : 1],
+        },
       },
       axes: [
         {
@@ -73,8 +82,15 @@ export default function DayChart({ days, metric }: { days: DayCost[]; metric: Ch
         {
           ...axis,
           size: 60,
-          values: (_u, splits) =>
-            splits.map((v) => (metric === 'cost' ? axisDollars(v) : formatTokensShort(v))),
+          ...(metric === 'cost' ? { incrs: MONEY_AXIS_STEPS } : {}),
+          values: (_u, splits, _axis, _space, step) => {
+            const labels = splits.map((v) =>
+              metric === 'cost' ? formatAxisMoney(v, step) : formatTokensShort(v),
+            );
+            // The canvas's text cannot be read back: the labels drawn are kept beside it.
+            el.dataset['yLabels'] = JSON.stringify(labels);
+            return labels;
+          },
         },
       ],
       series: [
@@ -134,7 +150,7 @@ export default function DayChart({ days, metric }: { days: DayCost[]; metric: Ch
       {day && dayTotal ? (
         <div ref={tip} className="cost-tooltip" role="status" data-testid="cost-chart-tooltip">
           <div className="cost-tooltip-head">
-            {day}: {formatSumCost(dayTotal)},{' '}
+            {day}: {exactSumCost(dayTotal)},{' '}
             {formatTokens(
               dayTotal.tokens.input +
                 dayTotal.tokens.output +
@@ -148,7 +164,7 @@ export default function DayChart({ days, metric }: { days: DayCost[]; metric: Ch
             sum ? (
               <div key={m} className="cost-tooltip-model">
                 <span className="cost-swatch" data-colour={i % 8} aria-hidden="true" />
-                <strong>{shortModel(m)}</strong> {formatSumCost(sum)}
+                <strong>{shortModel(m)}</strong> {exactSumCost(sum)}
                 <div className="cost-tooltip-tokens">
                   in {formatTokens(sum.tokens.input)} · out {formatTokens(sum.tokens.output)} · cache write{' '}
                   {formatTokens(cacheWrites(sum.tokens))} · cache read {formatTokens(sum.tokens.cacheRead)}

@@ -1,5 +1,5 @@
 import type { ModelCost } from '@shared/domain/cost-report';
-import { cacheWrites, formatSumCost, formatTokens } from './format';
+import { cacheWrites, exactSumCost, formatSumCost, formatTokens } from './format';
 
 /** Per model: tokens by kind and cost; a model the price table does not know is flagged. */
 export function ModelsTable({ rows, label = 'Models' }: { rows: ModelCost[]; label?: string }) {
@@ -57,7 +57,14 @@ export function ModelsTable({ rows, label = 'Models' }: { rows: ModelCost[]; lab
               <td className="num">{formatTokens(m.tokens.cacheRead)}</td>
               <td className="num">{formatTokens(m.tokens.webSearches)}</td>
               <td className="num">{formatTokens(m.records)}</td>
-              <td className="num" title={cacheWrites(m.tokens) > 0 ? 'Cache writes included' : undefined}>
+              <td
+                className="num"
+                title={
+                  m.priced
+                    ? `${exactSumCost(m)}${cacheWrites(m.tokens) > 0 ? ', cache writes included' : ''}`
+                    : undefined
+                }
+              >
                 {m.priced ? formatSumCost(m) : 'unpriced'}
               </td>
             </tr>

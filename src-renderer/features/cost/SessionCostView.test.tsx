@@ -55,6 +55,7 @@ const detail: SessionCostDetail = {
   byMember: [
     { ...sum(1_300_000, { input: 700 }, 1, 3), agentId: null, name: 'main', agentType: 'main' },
     { ...sum(500_000, { input: 200 }), agentId: 'a1', name: 'Explore the parser', agentType: 'Explore' },
+    { ...sum(1_230, { input: 3 }), agentId: 'a2', name: 'Quick look', agentType: 'Explore' },
   ],
 };
 
@@ -78,7 +79,11 @@ describe("a session's cost view", () => {
         .getAllByRole('cell')
         .map((c) => c.textContent);
     expect(cells('Main agent')).toEqual(['Main agent', '—', '700', '3', '$1.30 + unpriced']);
-    expect(cells('Explore the parser')).toEqual(['Explore the parser', 'Explore', '200', '1', '$0.5000']);
+    // One rule for the column: two decimals, less than a cent as "<$0.01", the exact figure on hover.
+    expect(cells('Explore the parser')).toEqual(['Explore the parser', 'Explore', '200', '1', '$0.50']);
+    expect(cells('Quick look')).toEqual(['Quick look', 'Explore', '3', '1', '<$0.01']);
+    const quick = within(members).getByText('<$0.01');
+    expect(quick.getAttribute('title')).toBe('$0.00123');
     const turns = within(screen.getByRole('table', { name: 'By turn' })).getAllByRole('row');
     expect(turns.map((r) => r.querySelector('td')?.textContent)).toEqual([undefined, '1', '2']);
     fireEvent.keyDown(screen.getByRole('dialog', { name: 'Session cost' }), { key: 'Escape' });

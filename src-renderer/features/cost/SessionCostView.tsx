@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { SessionCostDetail } from '@shared/domain/cost-report';
 import { useStore } from '../../stores/store';
 import { costApi, problem } from './cost-api';
-import { allTokens, estimateLabel, formatSumCost, formatTokens } from './format';
+import { allTokens, estimateLabel, exactSumCost, formatSumCost, formatTokens } from './format';
 import { ModelsTable } from './ModelsTable';
 import { TurnsTable } from './TurnsTable';
 import './cost.css';
@@ -56,7 +56,7 @@ export default function SessionCostView() {
         }}
       >
         <header className="cost-header">
-          <h2>
+          <h2 title={`Session cost — ${title ?? sessionId}`}>
             Session cost <span className="muted">— {title ?? sessionId}</span>
           </h2>
           <span className="spacer" />
@@ -78,7 +78,11 @@ export default function SessionCostView() {
             <>
               <div className="cost-summary">
                 <div className="cost-total">
-                  <span className="cost-total-figure" data-testid="session-cost-total">
+                  <span
+                    className="cost-total-figure"
+                    data-testid="session-cost-total"
+                    title={exactSumCost(detail.total)}
+                  >
                     {formatSumCost(detail.total)}
                   </span>
                   <span className="muted">
@@ -116,7 +120,9 @@ export default function SessionCostView() {
                           <td>{m.agentId === null ? '—' : m.agentType}</td>
                           <td className="num">{formatTokens(allTokens(m.tokens))}</td>
                           <td className="num">{formatTokens(m.records)}</td>
-                          <td className="num">{formatSumCost(m)}</td>
+                          <td className="num" title={exactSumCost(m)}>
+                            {formatSumCost(m)}
+                          </td>
                         </tr>
                       ))}
                     </tbody>

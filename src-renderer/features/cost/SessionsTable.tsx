@@ -2,6 +2,8 @@ import { useMemo, useState } from 'react';
 import type { SessionCostRow } from '@shared/domain/cost-report';
 import {
   cacheWrites,
+  exactMicros,
+  exactSumCost,
   formatDuration,
   formatMicros,
   formatRatio,
@@ -71,12 +73,12 @@ export function SessionsTable({
               <td className="num">{formatTokens(cacheWrites(r.tokens))}</td>
               <td className="num">{formatTokens(r.tokens.cacheRead)}</td>
               <td className="num">{formatRatio(r.cacheHitRatio)}</td>
-              <td className="num">
+              <td className="num" title={exactSumCost(r)}>
                 {r.source === 'carapace' ? (
                   <button
                     type="button"
                     className="link"
-                    title="This session's cost by model, turn and member"
+                    title={`${exactSumCost(r)}: this session's cost by model, turn and member`}
                     onClick={() => onDetails(r)}
                   >
                     {formatSumCost(r)}
@@ -85,7 +87,12 @@ export function SessionsTable({
                   formatSumCost(r)
                 )}
               </td>
-              <td className="num">{r.subAgentCostMicros > 0 ? formatMicros(r.subAgentCostMicros) : '—'}</td>
+              <td
+                className="num"
+                title={r.subAgentCostMicros > 0 ? exactMicros(r.subAgentCostMicros) : undefined}
+              >
+                {r.subAgentCostMicros > 0 ? formatMicros(r.subAgentCostMicros) : '—'}
+              </td>
               <td className="num">{r.turns}</td>
               <td className="num">{formatDuration(r.durationMs)}</td>
             </tr>

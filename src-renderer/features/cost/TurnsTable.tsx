@@ -1,5 +1,5 @@
 import type { TurnCost } from '@shared/domain/cost-report';
-import { allTokens, formatSumCost, formatTokens, shortModel } from './format';
+import { allTokens, exactSumCost, formatSumCost, formatTokens, shortModel } from './format';
 
 /** Turns (the person's message and every response it led to), most expensive first or in order. */
 export function TurnsTable({
@@ -56,7 +56,9 @@ export function TurnsTable({
               <td>{new Date(t.at).toLocaleString()}</td>
               <td>{t.models.map(shortModel).join(', ')}</td>
               <td className="num">{formatTokens(allTokens(t.tokens))}</td>
-              <td className="num">{formatSumCost(t)}</td>
+              <td className="num" title={exactSumCost(t)}>
+                {formatSumCost(t)}
+              </td>
             </tr>
           ))}
         </tbody>

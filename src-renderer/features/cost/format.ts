@@ -1,19 +1,58 @@
-import { formatCost } from '@shared/domain/cost';
 import type { CostSum, PriceTableInfo, TokenCounts } from '@shared/domain/cost-report';
 
 /**
- * How the dashboard writes its figures. Money arrives as integer micro-dollars; a sum that includes
- * records of a model the price table does not know says so, and a sum of only such records is
- * "unpriced", never "$0".
+ * How the dashboard writes its figures. Money arrives as integer micro-dollars and is written one way
+ * everywhere: two decimals from a cent up ($0.50, $1,234.56), "<$0.01" for less than a cent but more
+ * than nothing, "$0.00" for nothing. The exact figure ({@link exactMicros}) goes in the hover title.
+ * A sum that includes records of a model the price table does not know says so, and a sum of only
+ * such records is "unpriced", never "$0".
  */
 export function formatMicros(micros: number): string {
-  return formatCost(micros / 1_000_000);
+  if (micros > 0 && micros < 10_000) return '<$0.01';
+  return `$${(micros / 1_000_000).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+}
+
+/** The exact figure, to the micro-dollar, with at least two decimals: $0.00123, $12.345678, $0.50. */
+export function exactMicros(micros: number): string {
+  const [whole = '0', fraction = ''] = (micros / 1_000_000).toFixed(6).split('.');
+  const trimmed = fraction.replace(/0+$/, '').padEnd(2, '0');
+  return `$${Number(whole).toLocaleString('en-US')}.${trimmed}`;
 }
 
 export function formatSumCost(sum: Pick<CostSum, 'costMicros' | 'records' | 'unpricedRecords'>): string {
-  if (sum.unpricedRecords === 0) return formatMicros(sum.costMicros);
+  return sumCost(sum, formatMicros);
+}
+
+/** The same sum to the micro-dollar, for a hover title or a tooltip. */
+export function exactSumCost(sum: Pick<CostSum, 'costMicros' | 'records' | 'unpricedRecords'>): string {
+  return sumCost(sum, exactMicros);
+}
+
+function sumCost(
+  sum: Pick<CostSum, 'costMicros' | 'records' | 'unpricedRecords'>,
+  money: (micros: number) => string,
+): string {
+  if (sum.unpricedRecords === 0) return money(sum.costMicros);
   if (sum.unpricedRecords === sum.records && sum.costMicros === 0) return 'unpriced';
-  return `${formatMicros(sum.costMicros)} + unpriced`;
+  return `${money(sum.costMicros)} + unpriced`;
+}
+
+/**
+ * Steps for a money axis: whole cents and up, in 1-2-5 steps ($0.01, $0.02, $0.05, $0.10 … $5, $10 …),
+ * so an axis never needs more than two decimals.
+ */
+export const MONEY_AXIS_STEPS: number[] = [0.01, 0.1, 1, 10, 100, 1_000, 10_000, 100_000].flatMap((d) =>
+  [1, 2, 5].map((k) => Math.round(k * d * 100) / 100),
+);
+
+/** The least top a money axis has, so that a day of a few tenths of a cent still gets a $0.01 step. */
+export const MONEY_AXIS_MIN_TOP = 0.05;
+
+/** A money axis label: $0, then two decimals while the steps are below a dollar, whole dollars above. */
+export function formatAxisMoney(value: number, step: number): string {
+  if (value === 0) return '$0';
+  const digits = step >= 1 && Number.isInteger(step) ? 0 : 2;
+  return `$${value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })}`;
 }
 
 export function formatTokens(n: number): string {
