@@ -508,3 +508,69 @@ test('a range without spend draws its axis in whole cents, never "$0.0000"', asy
     .poll(async () => JSON.parse((await chart.getAttribute('data-y-labels')) ?? '[]') as string[])
     .toEqual(['$0', '$0.02', '$0.04']);
 });
+
+test('from the keyboard: Tab reaches the sort headers and the rows, Enter sorts and opens', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1400, height: 900 });
+  const { dashboard } = await openDashboard(page);
+  const table = dashboard.getByRole('table', { name: 'Sessions' });
+  const focused = () =>
+    page.evaluate(() => {
+      const el = document.activeElement;
+      const where = el?.closest('thead') ? 'head' : el?.closest('tbody') ? 'row' : 'other';
+      return {
+        where,
+        table: el?.closest('table')?.getAttribute('aria-label') ?? null,
+        text: el?.textContent ?? '',
+      };
+    });
+  /** Tab until the focus is on what `want` accepts; how many presses it took, or -1. */
+  async function tabTo(want: (f: Awaited<ReturnType<typeof focused>>) => boolean): Promise<number> {
+    for (let n = 1; n <= 60; n++) {
+      await page.keyboard.press('Tab');
+      if (want(await focused())) return n;
+    }
+    return -1;
+  }
+
+  // The dialog has the focus when it opens; Tab walks to the sessions table's "Input" header.
+  expect(
+    await tabTo((f) => f.table === 'Sessions' && f.where === 'head' && f.text.startsWith('Input')),
+  ).toBeGreaterThan(0);
+  await page.keyboard.press('Enter');
+  await expect(table.getByRole('columnheader', { name: /^Input/ })).toHaveAttribute(
+    'aria-sort',
+    'descending',
+  );
+  // Every header after it is a stop of its own, then the first row's title.
+  const headers = [
+    'Output',
+    'Cache write',
+    'Cache read',
+    'Cache hits',
+    'Cost',
+    'Sub-agents',
+    'Turns',
+    'Duration',
+  ];
+  for (const h of headers) {
+    await page.keyboard.press('Tab');
+    expect(await focused()).toEqual({ where: 'head', table: 'Sessions', text: h });
+  }
+  await page.keyboard.press('Tab');
+  expect(await focused()).toEqual({ where: 'row', table: 'Sessions', text: 'Refactor the parser' });
+  await page.keyboard.press('Enter');
+  await expect(dashboard).toBeHidden();
+  await expect(page.getByRole('tab', { name: 'Refactor the parser', selected: true })).toBeVisible();
+
+  // A session that is open already: Enter goes to it, no second tab.
+  await page.getByRole('tab', { name: 'Write tests' }).click();
+  await page.keyboard.press('Control+Shift+U');
+  await expect(table).toBeVisible();
+  expect(await tabTo((f) => f.where === 'row' && f.text === 'Refactor the parser')).toBeGreaterThan(0);
+  await page.keyboard.press('Enter');
+  await expect(dashboard).toBeHidden();
+  await expect(page.getByRole('tab', { name: 'Refactor the parser', selected: true })).toBeVisible();
+  await expect(page.getByRole('tab', { name: 'Refactor the parser' })).toHaveCount(1);
+});
