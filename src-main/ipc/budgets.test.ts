@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { isWorking } from '@shared/domain/session';
 import { budgetHandlers } from './budgets';
 import { testCarapace } from '../test-support/carapace';
+import { tempDir } from '../test-support/temp';
 import { toolUse } from '../test-support/engine';
 
 const MODEL = 'claude-sonnet-4-5';
@@ -110,6 +111,53 @@ describe('budgets in the app', () => {
     await expect.poll(() => handlers['budgets.pending']({}, ctx), { timeout: 15_000 }).toHaveLength(0);
     expect(events.at(-1)).toEqual(['budgets.resolved', expect.objectContaining({ decision: 'withdrawn' })]);
     expect(events.filter(([e]) => e === 'budgets.warning')).toHaveLength(1);
+  });
+
+  it("refuses 'allow more' at a limit set by the managed policy, over IPC as FORBIDDEN, and changes nothing", async () => {
+    const policyFile = path.join(tempDir('carapace-policy-'), 'managed-settings.json');
+    writeFileSync(policyFile, JSON.stringify({ budgets: { sessionUsd: 0.09 } }));
+    const t = await testCarapace(
+      {
+        steps: [
+          {
+            times: true,
+            reply: {
+              content: [toolUse('Glob', { pattern: '*.nothing' })],
+              stop_reason: 'tool_use',
+              usage: { input_tokens: 10_000, output_tokens: 1_000 },
+            },
+          },
+        ],
+      },
+      { CARAPACE_MANAGED_SETTINGS: policyFile },
+    );
+    const s = t.carapace.services;
+    writeFileSync(path.join(t.home, 'settings.json'), JSON.stringify({ permissions: { allow: ['Glob'] } }));
+    s.settings.reload();
+    const session = s.workspace.createSession(s.workspace.open(t.project).project.id, MODEL);
+    s.sessions.send(session.id, 'go');
+    await expect.poll(() => s.budgets.list(), { timeout: 15_000 }).toHaveLength(1);
+    const [request] = s.budgets.list();
+    expect(request).toMatchObject({ limitMicros: 90_000, canAllowMore: false });
+    const r = await t.carapace.router.dispatch(
+      'budgets.respond',
+      { requestId: request?.id ?? '', decision: 'allow_more', moreUsd: 5 },
+      ctx,
+    );
+    expect(r).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
+    expect(s.budgets.list().map((p) => p.id)).toEqual([request?.id]);
+    expect(s.sessions.get(session.id).session.waitingForUser).toBe(true);
+    expect(
+      await t.carapace.router.dispatch(
+        'budgets.respond',
+        { requestId: request?.id ?? '', decision: 'stop' },
+        ctx,
+      ),
+    ).toMatchObject({ ok: true });
+    await expect
+      .poll(() => isWorking(s.sessions.get(session.id).session.activity), { timeout: 15_000 })
+      .toBe(false);
+    expect(t.api.requests.filter((q) => q.body.model === MODEL)).toHaveLength(2);
   });
 
   it('answers NOT_FOUND for an unknown project without writing the limits', async () => {

@@ -1,8 +1,11 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { testEngine, text } from '../../../test-support/engine';
+import { testEngine, text, toolUse } from '../../../test-support/engine';
+import { testRuntime } from '../../../test-support/runtime';
 import { tempDir } from '../../../test-support/temp';
+import { memoryDirFor } from '../../memory/dir/paths';
+import { writeDreamState } from '../../memory/dream/dream-state';
 import { MemoryRecall } from '../../memory/recall/memory-recall';
 import { SessionBudget, type BudgetAnswer, type BudgetAsk } from './session-budget';
 
@@ -87,5 +90,53 @@ describe('side requests and the budget', () => {
     expect((await second).result.terminal.reason).toBe('budget');
     expect(selectorCalls()).toBe(1);
     expect(await budget.sideRequestsAllowed()).toBe(false);
+  });
+
+  it("a background consolidation (autoDream) is counted in the session's spend", async () => {
+    const budget = new SessionBudget({
+      sessionId: 's',
+      projectPath: '/p',
+      limits: () => ({ kind: 'ok', limits: { session: 1_000_000 } }),
+      ask: null,
+    });
+    const t = await testRuntime(
+      {
+        steps: [
+          {
+            when: { model: SMALL },
+            reply: {
+              content: [text('{"selected_memories": []}')],
+              usage: { input_tokens: 50, output_tokens: 5 },
+            },
+          },
+          {
+            when: { systemText: 'You consolidate' },
+            reply: {
+              stop_reason: 'tool_use',
+              content: [
+                toolUse('save_consolidated_memories', {
+                  files: [{ name: 'MEMORY.md', content: '- none\n' }],
+                  remove: [],
+                }),
+              ],
+              usage: { input_tokens: 900, output_tokens: 100 },
+            },
+          },
+          {
+            when: { model: SESSION_MODEL, lastUserText: 'go' },
+            reply: { content: [text('Gone.')], usage: { input_tokens: 1, output_tokens: 1 } },
+          },
+        ],
+      },
+      { overrides: { budget } },
+    );
+    const dir = memoryDirFor({ carapaceHome: t.home, projectRoot: t.project });
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, 'a.md'), '---\nname: a\ndescription: a note\ntype: user\n---\nA.\n');
+    // The fifth session since the last consolidation: this one starts a dream.
+    await writeDreamState(dir, { lastConsolidatedAt: null, sessionsSince: 4 });
+    expect((await t.run('go')).result.terminal.reason).toBe('completed');
+    // Selector 50 + 25, turn 3 + 15, consolidation 900 × 3 + 100 × 15.
+    await expect.poll(() => budget.runMicros, { timeout: 10_000 }).toBe(75 + 18 + 4_200);
   });
 });
