@@ -17,7 +17,9 @@ const RENDERER_CHUNKS = [
   // The WebGL renderer is loaded only where a GPU is: a chunk of its own.
   { name: 'xterm-webgl', test: /node_modules[\\/]@xterm[\\/]addon-webgl[\\/]/ },
   { name: 'xterm', test: /node_modules[\\/]@xterm[\\/]/ },
-  { name: 'zod', test: /node_modules[\\/]zod[\\/]/ },
+  // zod-config.ts sets jitless mode: it rides in zod's chunk, so the setting runs as zod loads and
+  // before any other chunk can parse (a parse first would probe for eval, which the CSP refuses).
+  { name: 'zod', test: /node_modules[\\/]zod[\\/]|src-renderer[\\/]zod-config\.ts$/ },
   { name: 'icons', test: /node_modules[\\/]lucide-react[\\/]/ },
   // The memory browser's editor, its languages (lang-markdown brings HTML, CSS and JavaScript for
   // embedded code) and the YAML library its frontmatter form uses: loaded with the browser.
