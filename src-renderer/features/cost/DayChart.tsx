@@ -97,8 +97,8 @@ export default function DayChart({ days, metric }: { days: DayCost[]; metric: Ch
         {},
         ...order.map((i): uPlot.Series => ({
           label: data.models[i] ?? '',
-          fill: colourOf(i),
-          stroke: colourOf(i),
+          fill: colourOf(data.colours[i] ?? i),
+          stroke: colourOf(data.colours[i] ?? i),
           width: 0,
           ...(bars ? { paths: bars } : {}),
           points: { show: false },
@@ -163,7 +163,7 @@ export default function DayChart({ days, metric }: { days: DayCost[]; metric: Ch
           {shown.map(({ m, i, sum }) =>
             sum ? (
               <div key={m} className="cost-tooltip-model">
-                <span className="cost-swatch" data-colour={i % 8} aria-hidden="true" />
+                <span className="cost-swatch" data-colour={data.colours[i]} aria-hidden="true" />
                 <strong>{shortModel(m)}</strong> {exactSumCost(sum)}
                 <div className="cost-tooltip-tokens">
                   in {formatTokens(sum.tokens.input)} · out {formatTokens(sum.tokens.output)} · cache write{' '}
@@ -178,7 +178,7 @@ export default function DayChart({ days, metric }: { days: DayCost[]; metric: Ch
       <ul className="cost-legend" aria-label="Models">
         {data.models.map((m, i) => (
           <li key={m}>
-            <span className="cost-swatch" data-colour={i % 8} aria-hidden="true" />
+            <span className="cost-swatch" data-colour={data.colours[i]} aria-hidden="true" />
             {shortModel(m)}
           </li>
         ))}

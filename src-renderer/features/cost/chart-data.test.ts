@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dayChartData } from './chart-data';
+import { dayChartData, MODEL_COLOURS, modelColours } from './chart-data';
 import { sum } from './test-report';
 
 describe('per-day chart data', () => {
@@ -38,5 +38,27 @@ describe('per-day chart data', () => {
     const d = dayChartData(days, 'tokens');
     expect(d.models[0]).toBe('odd');
     expect(d.values[0]).toEqual([0, 0, 100]);
+  });
+
+  it("keeps a model's colour when the range or the metric reorders the models", () => {
+    const byCost = dayChartData(days, 'cost');
+    const byTokens = dayChartData(days, 'tokens');
+    const colour = (d: typeof byCost, m: string) => d.colours[d.models.indexOf(m)];
+    // 'odd' is last by cost and first by tokens; each model keeps its colour all the same.
+    expect(byTokens.models).not.toEqual(byCost.models);
+    for (const m of ['opus', 'haiku', 'odd']) expect(colour(byTokens, m)).toBe(colour(byCost, m));
+    // Today only: one model fewer, the others as before.
+    const today = dayChartData(days.slice(2), 'cost');
+    expect(today.models).toEqual(['haiku', 'odd']);
+    for (const m of today.models) expect(colour(today, m)).toBe(colour(byCost, m));
+    // The families have theirs, whatever their place.
+    expect(modelColours(['claude-haiku-4-5', 'claude-sonnet-4-5'])).toEqual([1, 0]);
+  });
+
+  it('never gives two models of one chart the same colour while there are colours left', () => {
+    const models = ['claude-sonnet-4-5', 'claude-sonnet-4', 'a', 'b', 'c', 'd', 'e', 'f'];
+    const colours = modelColours(models);
+    expect(new Set(colours).size).toBe(MODEL_COLOURS.length);
+    expect(colours.every((c) => c >= 0 && c < MODEL_COLOURS.length)).toBe(true);
   });
 });

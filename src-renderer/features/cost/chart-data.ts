@@ -16,6 +16,8 @@ export interface DayChartData {
   stacked: number[][];
   /** Per day and model, the sum behind the bar (for the tooltip's exact figures). */
   sums: (CostSum | null)[][];
+  /** Per model, its colour (an index into MODEL_COLOURS): the same for a model whatever the range or metric. */
+  colours: number[];
 }
 
 export function metricOf(sum: CostSum, metric: ChartMetric): number {
@@ -44,7 +46,37 @@ export function dayChartData(days: readonly DayCost[], metric: ChartMetric): Day
     const below = stacked[i - 1];
     stacked.push(row.map((v, j) => v + (below ? (below[j] ?? 0) : 0)));
   });
-  return { days: days.map((d) => d.day), models, values, stacked, sums };
+  return { days: days.map((d) => d.day), models, values, stacked, sums, colours: modelColours(models) };
+}
+
+/** The families keep one colour each; any other model gets one of the rest from its name. */
+const FAMILY_COLOURS: [RegExp, number][] = [
+  [/sonnet/, 0],
+  [/haiku/, 1],
+  [/opus/, 2],
+];
+
+function preferredColour(model: string): number {
+  const family = FAMILY_COLOURS.find(([re]) => re.test(model));
+  if (family) return family[1];
+  let h = 0;
+  for (const ch of model) h = (h * 31 + (ch.codePointAt(0) ?? 0)) >>> 0;
+  const rest = MODEL_COLOURS.length - FAMILY_COLOURS.length;
+  return FAMILY_COLOURS.length + (h % rest);
+}
+
+/**
+ * Each model's colour: its own (by family, else by name), so it does not change when the range or the
+ * metric reorders the models; when two in one chart would share one, the later takes the next free.
+ */
+export function modelColours(models: readonly string[]): number[] {
+  const taken = new Set<number>();
+  return models.map((m) => {
+    let c = preferredColour(m);
+    for (let k = 0; k < MODEL_COLOURS.length && taken.has(c); k++) c = (c + 1) % MODEL_COLOURS.length;
+    taken.add(c);
+    return c;
+  });
 }
 
 /** Colours for models, distinct in both themes. */
