@@ -495,7 +495,8 @@ export class QueryEngine {
   }
 
   private async sideRequestsAllowed(): Promise<boolean> {
-    return (await this.options.budget?.sideRequestsAllowed?.()) ?? true;
+    // A budget that cannot tell (its spend unreadable) leaves the call to the turn's own check.
+    return (await this.options.budget?.sideRequestsAllowed?.().catch(() => true)) ?? true;
   }
 
   private record(item: TranscriptItem): void {
