@@ -1,33 +1,34 @@
 import type { TranscriptInfo, UsageRecord } from '../usage-record';
 
 /**
- * The ledger's rows kept as columns: one array of numbers per field, strings (message ids, models,
- * price versions) as indices into one shared table. 100,000 records load from the cache file and
- * aggregate without creating 100,000 objects.
+ * The ledger's rows kept as columns: one typed array per field, strings (message ids, models, price
+ * versions) as indices into one shared table. 100,000 records load from the cache file and
+ * aggregate without creating 100,000 objects. Loaded from the cache, a file's columns are views into
+ * one array per field shared by every file.
  */
 export interface FileColumns {
   /** Epoch ms. */
-  at: number[];
+  at: Float64Array;
   /** String index of the dedupe key; -1: none. */
-  key: number[];
-  model: number[];
-  input: number[];
-  output: number[];
-  cw5: number[];
-  cw1: number[];
-  cr: number[];
-  ws: number[];
+  key: Int32Array;
+  model: Int32Array;
+  input: Float64Array;
+  output: Float64Array;
+  cw5: Float64Array;
+  cw1: Float64Array;
+  cr: Float64Array;
+  ws: Float64Array;
   /** Micro-dollars; -1: unpriced. */
-  cost: number[];
+  cost: Float64Array;
   /** String index; -1: none. */
-  pv: number[];
-  turn: number[];
+  pv: Int32Array;
+  turn: Float64Array;
 }
 
-export const COLUMN_NAMES = [
+/** Columns holding string indices (Int32Array); the others hold numbers (Float64Array). */
+export const INDEX_COLUMNS = ['key', 'model', 'pv'] as const satisfies readonly (keyof FileColumns)[];
+export const NUMBER_COLUMNS = [
   'at',
-  'key',
-  'model',
   'input',
   'output',
   'cw5',
@@ -35,7 +36,6 @@ export const COLUMN_NAMES = [
   'cr',
   'ws',
   'cost',
-  'pv',
   'turn',
 ] as const satisfies readonly (keyof FileColumns)[];
 
@@ -51,33 +51,45 @@ export interface FileEntry {
   cols: FileColumns;
 }
 
-export function emptyColumns(): FileColumns {
+export function emptyColumns(n = 0): FileColumns {
   return {
-    at: [],
-    key: [],
-    model: [],
-    input: [],
-    output: [],
-    cw5: [],
-    cw1: [],
-    cr: [],
-    ws: [],
-    cost: [],
-    pv: [],
-    turn: [],
+    at: new Float64Array(n),
+    key: new Int32Array(n),
+    model: new Int32Array(n),
+    input: new Float64Array(n),
+    output: new Float64Array(n),
+    cw5: new Float64Array(n),
+    cw1: new Float64Array(n),
+    cr: new Float64Array(n),
+    ws: new Float64Array(n),
+    cost: new Float64Array(n),
+    pv: new Int32Array(n),
+    turn: new Float64Array(n),
   };
 }
 
 /** Strings by index, and back. */
 export class StringTable {
   readonly list: string[] = [];
-  private readonly index = new Map<string, number>();
+  /** Built on the first `intern`: a table loaded from the cache and only read never needs it. */
+  private index: Map<string, number> | null = null;
 
   constructor(initial: readonly string[] = []) {
     for (const s of initial) this.intern(s);
   }
 
+  /** A table of strings known to be distinct (the cache checked them), taken as they are. */
+  static ofDistinct(list: string[]): StringTable {
+    const t = new StringTable();
+    t.list.push(...list);
+    return t;
+  }
+
   intern(s: string): number {
+    if (this.index === null) {
+      this.index = new Map();
+      this.list.forEach((x, i) => this.index?.set(x, i));
+    }
     let i = this.index.get(s);
     if (i === undefined) {
       i = this.list.length;
@@ -93,20 +105,20 @@ export class StringTable {
 }
 
 export function columnsOf(records: readonly UsageRecord[], strings: StringTable): FileColumns {
-  const c = emptyColumns();
-  for (const r of records) {
-    c.at.push(r.at);
-    c.key.push(r.key === null ? -1 : strings.intern(r.key));
-    c.model.push(strings.intern(r.model));
-    c.input.push(r.tokens.input);
-    c.output.push(r.tokens.output);
-    c.cw5.push(r.tokens.cacheWrite5m);
-    c.cw1.push(r.tokens.cacheWrite1h);
-    c.cr.push(r.tokens.cacheRead);
-    c.ws.push(r.tokens.webSearches);
-    c.cost.push(r.costMicros === null ? -1 : r.costMicros);
-    c.pv.push(r.priceVersion === null ? -1 : strings.intern(r.priceVersion));
-    c.turn.push(r.turn);
-  }
+  const c = emptyColumns(records.length);
+  records.forEach((r, i) => {
+    c.at[i] = r.at;
+    c.key[i] = r.key === null ? -1 : strings.intern(r.key);
+    c.model[i] = strings.intern(r.model);
+    c.input[i] = r.tokens.input;
+    c.output[i] = r.tokens.output;
+    c.cw5[i] = r.tokens.cacheWrite5m;
+    c.cw1[i] = r.tokens.cacheWrite1h;
+    c.cr[i] = r.tokens.cacheRead;
+    c.ws[i] = r.tokens.webSearches;
+    c.cost[i] = r.costMicros === null ? -1 : r.costMicros;
+    c.pv[i] = r.priceVersion === null ? -1 : strings.intern(r.priceVersion);
+    c.turn[i] = r.turn;
+  });
   return c;
 }

@@ -93,9 +93,16 @@ export function flatten(entries: Iterable<FileEntry>, strings: StringTable): Fla
     turnGroups: [],
   };
   const sessionIndex = new Map<string, number>();
-  const seen: Record<UsageSource, Set<number>> = { carapace: new Set(), 'claude-code': new Set() };
+  // Keys are string indices: a flag per string and source is cheaper than a set of 100,000 numbers.
+  const seen: Record<UsageSource, Uint8Array> = {
+    carapace: new Uint8Array(strings.list.length),
+    'claude-code': new Uint8Array(strings.list.length),
+  };
   let n = 0;
+  /** Per file: its first record (a file's records are consecutive); one more entry: the end. */
+  const fileStart = new Int32Array(files.length + 1);
   files.forEach((f, fi) => {
+    fileStart[fi] = n;
     const info = f.info;
     const sk = `${info.source}\0${info.sessionId}`;
     let si = sessionIndex.get(sk);
@@ -118,11 +125,44 @@ export function flatten(entries: Iterable<FileEntry>, strings: StringTable): Fla
     flat.fileSession[fi] = si;
     const c = f.cols;
     const dedupe = seen[info.source];
+    const count = c.at.length;
+    // Mostly no record of a file was counted before: its columns are copied whole.
+    let dup = -1;
+    for (let i = 0; i < count; i++) {
+      const key = c.key[i] ?? -1;
+      if (key < 0) continue;
+      if (dedupe[key] === 1) {
+        dup = i;
+        break;
+      }
+      dedupe[key] = 1;
+    }
+    // Else record by record, from a clean slate: the keys just marked were all new.
+    for (let i = 0; i < dup; i++) {
+      const key = c.key[i] ?? -1;
+      if (key >= 0) dedupe[key] = 0;
+    }
+    const fresh = dup < 0;
+    if (fresh) {
+      flat.file.fill(fi, n, n + count);
+      flat.at.set(c.at, n);
+      flat.model.set(c.model, n);
+      flat.input.set(c.input, n);
+      flat.output.set(c.output, n);
+      flat.cw5.set(c.cw5, n);
+      flat.cw1.set(c.cw1, n);
+      flat.cr.set(c.cr, n);
+      flat.ws.set(c.ws, n);
+      flat.cost.set(c.cost, n);
+      flat.turn.set(c.turn, n);
+      n += count;
+      return;
+    }
     for (let i = 0; i < c.at.length; i++) {
-      const key = c.key[i] ?? 0;
+      const key = c.key[i] ?? -1;
       if (key >= 0) {
-        if (dedupe.has(key)) continue;
-        dedupe.add(key);
+        if (dedupe[key] === 1) continue;
+        dedupe[key] = 1;
       }
       flat.file[n] = fi;
       flat.at[n] = c.at[i] ?? 0;
@@ -139,23 +179,28 @@ export function flatten(entries: Iterable<FileEntry>, strings: StringTable): Fla
     }
   });
   flat.n = n;
-  assignSubAgentTurns(flat);
+  fileStart[files.length] = n;
+  assignSubAgentTurns(flat, fileStart);
   groupModelsAndTurns(flat);
   return flat;
 }
 
 /** Dense numbers for models and for (session, turn) pairs: the report sums into plain arrays by them. */
 function groupModelsAndTurns(flat: FlatLedger): void {
-  const dense = new Map<number, number>();
+  const dense = new Int32Array(flat.strings.list.length).fill(-1);
   flat.modelId = new Int32Array(flat.n);
   flat.turnGroup = new Int32Array(flat.n);
   const turnIndex = new Map<number, number>();
+  // Records come file by file, a turn's records one after another: most find the last one's group.
+  let lastSession = -1;
+  let lastTurn = -1;
+  let lastGroup = -1;
   for (let i = 0; i < flat.n; i++) {
     const m = flat.model[i] ?? 0;
-    let id = dense.get(m);
-    if (id === undefined) {
+    let id = dense[m] ?? -1;
+    if (id < 0) {
       id = flat.modelNames.length;
-      dense.set(m, id);
+      dense[m] = id;
       flat.modelNames.push(flat.strings.get(m));
     }
     flat.modelId[i] = id;
@@ -165,6 +210,10 @@ function groupModelsAndTurns(flat: FlatLedger): void {
       continue;
     }
     const session = flat.fileSession[flat.file[i] ?? 0] ?? 0;
+    if (session === lastSession && turn === lastTurn) {
+      flat.turnGroup[i] = lastGroup;
+      continue;
+    }
     // Turns of one session stay far below 2^21; sessions below 2^31.
     const key = session * 2_097_152 + Math.min(turn, 2_097_151);
     let g = turnIndex.get(key);
@@ -174,44 +223,64 @@ function groupModelsAndTurns(flat: FlatLedger): void {
       flat.turnGroups.push({ session, turn });
     }
     flat.turnGroup[i] = g;
+    lastSession = session;
+    lastTurn = turn;
+    lastGroup = g;
   }
 }
 
 /**
  * A sub-agent's usage line carries its own turn; in the session it belongs to the main agent's turn
- * during which it ran: the turn of the main agent's latest response before it.
+ * during which it ran: the turn of the main agent's latest response before it. Only sessions with a
+ * sub-agent's file need the main agent's times.
  */
-function assignSubAgentTurns(flat: FlatLedger): void {
-  const mainTimes = new Map<number, { at: number[]; turn: number[] }>();
-  const isAgent = (i: number) => flat.fileAgent[flat.file[i] ?? 0] === 1;
-  const order: number[] = [];
-  for (let i = 0; i < flat.n; i++) if (!isAgent(i)) order.push(i);
-  order.sort((a, b) => (flat.at[a] ?? 0) - (flat.at[b] ?? 0));
-  for (const i of order) {
-    const si = flat.fileSession[flat.file[i] ?? 0] ?? 0;
+function assignSubAgentTurns(flat: FlatLedger, fileStart: Int32Array): void {
+  const withAgents = new Uint8Array(flat.sessions.length);
+  flat.fileAgent.forEach((a, fi) => {
+    if (a === 1) withAgents[flat.fileSession[fi] ?? 0] = 1;
+  });
+  const mainTimes = new Map<number, { at: number[]; turn: number[]; sorted: boolean }>();
+  for (let fi = 0; fi < flat.files.length; fi++) {
+    const si = flat.fileSession[fi] ?? 0;
+    if (flat.fileAgent[fi] === 1 || withAgents[si] !== 1) continue;
     let m = mainTimes.get(si);
-    if (!m) mainTimes.set(si, (m = { at: [], turn: [] }));
-    m.at.push(flat.at[i] ?? 0);
-    m.turn.push(flat.turn[i] ?? 0);
+    if (!m) mainTimes.set(si, (m = { at: [], turn: [], sorted: true }));
+    for (let i = fileStart[fi] ?? 0; i < (fileStart[fi + 1] ?? 0); i++) {
+      const at = flat.at[i] ?? 0;
+      if (m.at.length > 0 && at < (m.at[m.at.length - 1] ?? 0)) m.sorted = false;
+      m.at.push(at);
+      m.turn.push(flat.turn[i] ?? 0);
+    }
   }
-  for (let i = 0; i < flat.n; i++) {
-    if (!isAgent(i)) continue;
-    const m = mainTimes.get(flat.fileSession[flat.file[i] ?? 0] ?? 0);
-    if (!m) {
-      flat.turn[i] = 0;
-      continue;
+  for (const m of mainTimes.values()) {
+    if (m.sorted) continue;
+    // Stable: of two responses at the same time, the earlier-read one stays first.
+    const order = m.at.map((_, k) => k).sort((a, b) => (m.at[a] ?? 0) - (m.at[b] ?? 0));
+    const at = order.map((k) => m.at[k] ?? 0);
+    const turn = order.map((k) => m.turn[k] ?? 0);
+    m.at = at;
+    m.turn = turn;
+  }
+  for (let fi = 0; fi < flat.files.length; fi++) {
+    if (flat.fileAgent[fi] !== 1) continue;
+    const m = mainTimes.get(flat.fileSession[fi] ?? 0);
+    for (let i = fileStart[fi] ?? 0; i < (fileStart[fi + 1] ?? 0); i++) {
+      if (!m) {
+        flat.turn[i] = 0;
+        continue;
+      }
+      const at = flat.at[i] ?? 0;
+      let lo = 0;
+      let hi = m.at.length - 1;
+      let found = -1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >> 1;
+        if ((m.at[mid] ?? 0) <= at) {
+          found = mid;
+          lo = mid + 1;
+        } else hi = mid - 1;
+      }
+      flat.turn[i] = found >= 0 ? (m.turn[found] ?? 0) : (m.turn[0] ?? 0);
     }
-    const at = flat.at[i] ?? 0;
-    let lo = 0;
-    let hi = m.at.length - 1;
-    let found = -1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      if ((m.at[mid] ?? 0) <= at) {
-        found = mid;
-        lo = mid + 1;
-      } else hi = mid - 1;
-    }
-    flat.turn[i] = found >= 0 ? (m.turn[found] ?? 0) : (m.turn[0] ?? 0);
   }
 }

@@ -61,7 +61,7 @@ export class UsageLedger {
     const problems: string[] = [];
     if (!this.loaded) {
       this.loaded = true;
-      const { cache, problem } = loadCache(this.cacheFile);
+      const { cache, problem } = loadCache(this.cacheFile, PRICE_TABLE.version);
       if (problem) problems.push(problem);
       if (cache) {
         this.strings = cache.strings;
@@ -110,10 +110,10 @@ export class UsageLedger {
     }
     if (changed > 0) {
       try {
-        saveCache(this.cacheFile, { strings: this.strings, files: this.files });
+        saveCache(this.cacheFile, { strings: this.strings, files: this.files }, PRICE_TABLE.version);
         // Strings of deleted files are dropped on save; start again from the compact table.
         if (this.strings.list.length > 2 * 1_000 && this.strings.list.length > 2 * this.flat.n) {
-          const reloaded = loadCache(this.cacheFile).cache;
+          const reloaded = loadCache(this.cacheFile, PRICE_TABLE.version).cache;
           if (reloaded) {
             this.strings = reloaded.strings;
             this.files = reloaded.files;

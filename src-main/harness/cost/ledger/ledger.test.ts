@@ -120,6 +120,65 @@ function totals(l: UsageLedger) {
   };
 }
 
+/** A cache file as a tamperer sees it. */
+interface FileJson extends Record<string, unknown> {
+  path: string;
+  n: number;
+  size: unknown;
+  earliestAt: unknown;
+  info: { source: unknown } | null;
+}
+interface CacheJson extends Record<string, unknown> {
+  version: number;
+  strings: string[];
+  files: FileJson[];
+  columns: Record<string, unknown>;
+}
+interface EditableCache {
+  json: CacheJson;
+  cols: Record<string, number[]>;
+  types: Record<string, string>;
+}
+
+const WIDTH: Record<string, number> = { i8: 1, i16: 2, i32: 4, f64: 8 };
+
+/** The cache file's JSON, its columns decoded from base64 to plain arrays. */
+function decodeCache(text: string): EditableCache {
+  const json = JSON.parse(text) as CacheJson;
+  const cols: Record<string, number[]> = {};
+  const types: Record<string, string> = {};
+  for (const [name, c] of Object.entries(json.columns) as [string, { type: string; data: string }][]) {
+    const b = Buffer.from(c.data, 'base64');
+    const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
+    const out: number[] = [];
+    for (let i = 0; i < b.length / WIDTH[c.type]!; i++)
+      out.push(
+        c.type === 'f64'
+          ? view.getFloat64(i * 8, true)
+          : c.type === 'i32'
+            ? view.getInt32(i * 4, true)
+            : c.type === 'i16'
+              ? view.getInt16(i * 2, true)
+              : view.getInt8(i),
+      );
+    cols[name] = out;
+    types[name] = ['key', 'model', 'pv'].includes(name) ? 'i32' : 'f64';
+  }
+  return { json, cols, types };
+}
+
+/** Back to the file's text: index columns as 32-bit integers, the others as 64-bit floats. */
+function encodeCache(c: EditableCache): string {
+  const columns: Record<string, { type: string; data: string }> = {};
+  for (const [name, values] of Object.entries(c.cols)) {
+    const type = c.types[name] ?? 'f64';
+    const b = Buffer.alloc(values.length * (WIDTH[type] ?? 8));
+    values.forEach((v, i) => (type === 'i32' ? b.writeInt32LE(v, i * 4) : b.writeDoubleLE(v, i * 8)));
+    columns[name] = { type, data: b.toString('base64') };
+  }
+  return JSON.stringify({ ...c.json, columns });
+}
+
 describe('UsageLedger', () => {
   it('sums the usage lines as by hand, by day, model and session, with sub-agents rolled up', async () => {
     const home = tempDir();
@@ -199,32 +258,91 @@ describe('UsageLedger', () => {
     expect(Object.values(spend.byProject).reduce((s, v) => s + v, 0)).toBe(spend.allMicros);
   });
 
-  it('rebuilds a deleted, garbage, truncated or other-version cache with the same totals', async () => {
+  it('rebuilds a deleted, garbage, truncated, other-version or tampered cache with the same totals', async () => {
     const home = tempDir();
     const { all } = seed(home);
     const first = new UsageLedger({ carapaceHome: home });
     await first.refresh();
     const cache = path.join(home, LEDGER_FILE);
     const good = readFileSync(cache, 'utf8');
+    /** The good cache, edited with its columns as plain arrays. */
+    const edited = (edit: (c: EditableCache) => void) => () => {
+      const c = decodeCache(good);
+      edit(c);
+      writeFileSync(cache, encodeCache(c));
+    };
     const corruptions: [string, () => void][] = [
       ['deleted', () => rmSync(cache)],
       ['garbage', () => writeFileSync(cache, 'not json at all {')],
       ['truncated', () => writeFileSync(cache, good.slice(0, Math.floor(good.length / 2)))],
-      ['other version', () => writeFileSync(cache, good.replace('"version":1', '"version":99'))],
-      ['bad index', () => writeFileSync(cache, good.replace('"model":[', '"model":[123456,'))],
       ['empty', () => truncateSync(cache, 0)],
+      ['other version', edited((c) => (c.json.version = 1))],
+      ['a column one short', edited((c) => c.cols.input!.pop())],
+      ['a column one long', edited((c) => c.cols.cost!.push(5))],
+      ['a column missing', edited((c) => delete c.cols.cr)],
+      ['a model index past the strings', edited((c) => (c.cols.model![0] = c.json.strings.length))],
+      ['a key index below -1', edited((c) => (c.cols.key![1] = -2))],
+      ['a price version index past the strings', edited((c) => (c.cols.pv![0] = 1e6))],
+      ['a NaN cost', edited((c) => (c.cols.cost![0] = NaN))],
+      ['an infinite time', edited((c) => (c.cols.at![2] = Infinity))],
+      ['a negative cost', edited((c) => (c.cols.cost![1] = -5))],
+      ['a negative token count', edited((c) => (c.cols.output![0] = -100))],
+      ['a fractional token count', edited((c) => (c.cols.input![0] = 0.5))],
+      ['an infinite token count', edited((c) => (c.cols.cr![0] = Infinity))],
+      ['a negative turn', edited((c) => (c.cols.turn![0] = -1))],
+      ['an index column as floats', edited((c) => (c.types.model = 'f64'))],
+      ['an unknown column type', edited((c) => (c.types.at = 'u64'))],
+      ['a duplicated string', edited((c) => c.json.strings.splice(1, 0, c.json.strings[1]!))],
+      ['strings out of order', edited((c) => c.json.strings.reverse())],
+      ['a file claiming fewer records', edited((c) => (c.json.files[0]!.n -= 1))],
+      ['the same file twice', edited((c) => (c.json.files[1]!.path = c.json.files[0]!.path))],
+      ['a file with a NaN size', edited((c) => (c.json.files[0]!.size = 'NaN'))],
+      ['a file with a later earliest time', edited((c) => (c.json.files[0]!.earliestAt = 8.64e15))],
+      ['a file with records but no transcript', edited((c) => (c.json.files[0]!.info = null))],
+      ['an info of an unknown source', edited((c) => (c.json.files[0]!.info!.source = 'other'))],
+      [
+        // JSON.parse makes `__proto__` an own key: it must supply nothing the entry lacks.
+        'a __proto__ key in place of a column',
+        () => {
+          const c = decodeCache(good);
+          const at = JSON.stringify((JSON.parse(good) as CacheJson).columns.at);
+          delete c.cols.at;
+          writeFileSync(cache, encodeCache(c).replace('"columns":{', `"columns":{"__proto__":{"at":${at}},`));
+        },
+      ],
+      [
+        "a __proto__ key in place of a file entry's count",
+        () => {
+          const c = decodeCache(good);
+          const n = c.json.files[0]!.n;
+          delete (c.json.files[0] as Partial<FileJson>).n;
+          writeFileSync(cache, encodeCache(c).replace('"files":[{', `"files":[{"__proto__":{"n":${n}},`));
+        },
+      ],
+      [
+        'a constructor key in place of the version',
+        edited((c) => {
+          const { version: _, ...rest } = c.json;
+          c.json = { ...rest, constructor: 2 } as unknown as CacheJson;
+        }),
+      ],
     ];
-    for (const [, corrupt] of corruptions) {
+    for (const [what, corrupt] of corruptions) {
       corrupt();
       const l = new UsageLedger({ carapaceHome: home });
       const { changedFiles } = await l.refresh();
-      expect(changedFiles).toBe(3);
-      expect(totals(l)).toEqual(byHand(all));
+      expect([what, changedFiles]).toEqual([what, 3]);
+      expect([what, totals(l)]).toEqual([what, byHand(all)]);
       // …and the rebuilt cache is trusted by the next process.
       const again = new UsageLedger({ carapaceHome: home });
       expect((await again.refresh()).changedFiles).toBe(0);
       expect(totals(again)).toEqual(byHand(all));
     }
+    // The editing itself changes nothing: the good cache, decoded and encoded again, is trusted.
+    writeFileSync(cache, encodeCache(decodeCache(good)));
+    const trusted = new UsageLedger({ carapaceHome: home });
+    expect((await trusted.refresh()).changedFiles).toBe(0);
+    expect(totals(trusted)).toEqual(byHand(all));
   });
 
   it('picks up a transcript appended after the build, and forgets a deleted one', async () => {

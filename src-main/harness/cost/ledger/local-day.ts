@@ -24,10 +24,12 @@ export function daysBetween(from: Day, to: Day): { days: Day[]; starts: number[]
   const days: Day[] = [];
   const starts: number[] = [];
   const end = dayStart(to, 1);
+  const [y, m, d] = from.split('-').map(Number) as [number, number, number];
   for (let i = 0; ; i++) {
-    const start = dayStart(from, i);
-    if (start >= end) break;
-    days.push(localDay(start));
+    const date = new Date(y, m - 1, d + i);
+    const start = date.getTime();
+    if (!(start < end)) break;
+    days.push(`${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`);
     starts.push(start);
   }
   starts.push(end);
