@@ -89,9 +89,9 @@ describe('SessionManager', () => {
     const update = events.findIndex((e) => e.event === 'transcript.updated');
     expect(update).toBeGreaterThan(lastBatch);
 
-    // The request carried the conversation through the real SDK.
+    // The request carried the conversation through the real SDK, the cache breakpoint on its end.
     expect(t.api.requests[0]?.body.messages).toEqual([
-      { role: 'user', content: [{ type: 'text', text: 'hello' }] },
+      { role: 'user', content: [{ type: 'text', text: 'hello', cache_control: { type: 'ephemeral' } }] },
     ]);
 
     const dir = path.join(t.home, 'projects', project.id);
@@ -281,7 +281,7 @@ describe('SessionManager', () => {
         role: 'user',
         content: [
           { type: 'text', text: 'first' },
-          { type: 'text', text: 'second' },
+          { type: 'text', text: 'second', cache_control: { type: 'ephemeral' } },
         ],
       },
     ]);

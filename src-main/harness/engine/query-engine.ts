@@ -134,6 +134,11 @@ export class QueryEngine {
   model: string;
 
   private readonly options: EngineOptions;
+  /**
+   * The date the system prompt gives: the session's first, so the cached prefix (tools → system)
+   * stays byte-identical for the whole session.
+   */
+  private readonly sessionDate = new Date();
 
   constructor(options: EngineOptions) {
     this.options = { ...options };
@@ -403,11 +408,13 @@ export class QueryEngine {
     }
     const loop = queryLoop({
       messages: [...this.conversation.context],
+      // The directory the session started in, not where a `cd` left the shell: the system prompt is
+      // the cached prefix and must not change between turns (the model saw its own `cd`).
       systemPrompt: buildSystemPrompt({
-        cwd: this.cwd,
+        cwd: this.options.cwd,
         projectRoot: this.options.projectRoot,
         platform: this.options.platform ?? process.platform,
-        date: new Date(),
+        date: this.sessionDate,
         append: this.options.appendSystemPrompt,
         instructions,
         memory: memory?.section,
