@@ -256,35 +256,7 @@ export function report(f: FlatLedger, q: ReportQuery) {
   const { sessionTurns, turnFirst, sessionModels } = g;
   const lo = starts[0] ?? 0;
   const hi = starts[starts.length - 1] ?? 0;
-  // Records of a file come one after another, a turn's together, mostly on one day and model: they
-  // are added up in runs of the same day, model, file and turn, and each run is added to every group
-  // at once (a fifth of the work of adding each record to each group).
-  const run = new Run();
-  // The day of the previous record: most records fall on the same day as the one before.
-  let dayLo = 0;
-  let dayHi = -Infinity;
-  let d = -1;
-  for (let i = 0; i < f.n; i++) {
-    const at = f.at[i] ?? 0;
-    if (at < lo || at >= hi) continue;
-    const fi = f.file[i] ?? 0;
-    if (fileOk[fi] !== 1) continue;
-    if (at < dayLo || at >= dayHi) {
-      d = dayIndex(starts, at);
-      dayLo = starts[d] ?? 0;
-      dayHi = starts[d + 1] ?? 0;
-    }
-    const m = f.modelId[i] ?? 0;
-    const tg = f.turnGroup[i] ?? -1;
-    if (d !== run.day || m !== run.model || fi !== run.file || tg !== run.group) {
-      g.add(run);
-      run.start(d, m, fi, tg);
-    }
-    run.add(f, i);
-    if (at < run.first) run.first = at;
-    if (at > run.last) run.last = at;
-  }
-  g.add(run);
+  sumRecords(f, starts, fileOk, g);
   const { dayModel } = g;
 
   const dayByModel = days.map((): Record<string, CostSum> => ({}));
@@ -320,29 +292,8 @@ export function report(f: FlatLedger, q: ReportQuery) {
       lastAt: new Date(b).toISOString(),
     });
   }
-  // The most expensive turns, then the models of just those (a second, narrow pass).
-  // Picked in one pass (sorting 20,000 turns for 20 of them costs more than the rest of the report).
-  const before = (x: number, y: number) =>
-    (byTurn.cost[y] ?? 0) - (byTurn.cost[x] ?? 0) || (turnFirst[x] ?? 0) - (turnFirst[y] ?? 0);
-  const top: number[] = [];
-  for (let g = 0; g < f.turnGroups.length; g++) {
-    if ((byTurn.records[g] ?? 0) === 0) continue;
-    if (top.length === TOP_TURNS && before(g, top[TOP_TURNS - 1] ?? 0) >= 0) continue;
-    // After every turn that ties with it: the order a stable sort by the same key would give.
-    let at = top.length;
-    while (at > 0 && before(g, top[at - 1] ?? 0) < 0) at--;
-    top.splice(at, 0, g);
-    if (top.length > TOP_TURNS) top.pop();
-  }
-  const topModels = new Map(top.map((g) => [g, new Set<number>()]));
-  const isTop = new Uint8Array(f.turnGroups.length);
-  for (const g of top) isTop[g] = 1;
-  for (let i = 0; i < f.n && top.length > 0; i++) {
-    const g = f.turnGroup[i] ?? -1;
-    if (g < 0 || isTop[g] !== 1) continue;
-    const at = f.at[i] ?? 0;
-    if (at >= lo && at < hi && fileOk[f.file[i] ?? 0] === 1) topModels.get(g)?.add(f.modelId[i] ?? 0);
-  }
+  const top = topTurns(byTurn, turnFirst);
+  const topModels = modelsOfTurns(f, top, lo, hi, fileOk);
   return {
     total: total.sum(0),
     days: days.map((day, d): DayCost => ({ day, byModel: must(dayByModel[d]), total: byDay.sum(d) })),
@@ -362,6 +313,86 @@ export function report(f: FlatLedger, q: ReportQuery) {
       };
     }),
   };
+}
+
+/*
+ * The loops over every record are functions of their own: V8 compiles a hot loop while it runs
+ * (on-stack replacement), and a loop inside a long function drags the whole function into that
+ * compilation, which then falls back when the code after the loop runs for the first time.
+ */
+
+/**
+ * Records of a file come one after another, a turn's together, mostly on one day and model: they
+ * are added up in runs of the same day, model, file and turn, and each run is added to every group
+ * at once (a fifth of the work of adding each record to each group).
+ */
+function sumRecords(f: FlatLedger, starts: readonly number[], fileOk: Uint8Array, g: Groups): void {
+  const lo = starts[0] ?? 0;
+  const hi = starts[starts.length - 1] ?? 0;
+  const run = new Run();
+  // The day of the previous record: most records fall on the same day as the one before.
+  let dayLo = 0;
+  let dayHi = -Infinity;
+  let d = -1;
+  for (let i = 0; i < f.n; i++) {
+    const at = f.at[i] ?? 0;
+    if (at < lo || at >= hi) continue;
+    const fi = f.file[i] ?? 0;
+    if (fileOk[fi] !== 1) continue;
+    if (at < dayLo || at >= dayHi) {
+      d = dayIndex(starts, at);
+      dayLo = starts[d] ?? 0;
+      dayHi = starts[d + 1] ?? 0;
+    }
+    const m = f.modelId[i] ?? 0;
+    const tg = f.turnGroup[i] ?? -1;
+    if (d !== run.day || m !== run.model || fi !== run.file || tg !== run.group) {
+      g.add(run);
+      run.start(d, m, fi, tg);
+    }
+    run.add(f, i);
+    if (at < run.first) run.first = at;
+    if (at > run.last) run.last = at;
+  }
+  g.add(run);
+}
+
+/** The most expensive turns, picked in one pass (sorting 20,000 turns for 20 costs more than the rest). */
+function topTurns(byTurn: Sums, turnFirst: Float64Array): number[] {
+  const before = (x: number, y: number) =>
+    (byTurn.cost[y] ?? 0) - (byTurn.cost[x] ?? 0) || (turnFirst[x] ?? 0) - (turnFirst[y] ?? 0);
+  const top: number[] = [];
+  for (let g = 0; g < byTurn.records.length; g++) {
+    if ((byTurn.records[g] ?? 0) === 0) continue;
+    if (top.length === TOP_TURNS && before(g, top[TOP_TURNS - 1] ?? 0) >= 0) continue;
+    // After every turn that ties with it: the order a stable sort by the same key would give.
+    let at = top.length;
+    while (at > 0 && before(g, top[at - 1] ?? 0) < 0) at--;
+    top.splice(at, 0, g);
+    if (top.length > TOP_TURNS) top.pop();
+  }
+  return top;
+}
+
+/** The models of just the top turns, within the report's days and files (a second, narrow pass). */
+function modelsOfTurns(
+  f: FlatLedger,
+  top: number[],
+  lo: number,
+  hi: number,
+  fileOk: Uint8Array,
+): Map<number, Set<number>> {
+  const topModels = new Map(top.map((g) => [g, new Set<number>()]));
+  if (top.length === 0) return topModels;
+  const isTop = new Uint8Array(f.turnGroups.length);
+  for (const g of top) isTop[g] = 1;
+  for (let i = 0; i < f.n; i++) {
+    const g = f.turnGroup[i] ?? -1;
+    if (g < 0 || isTop[g] !== 1) continue;
+    const at = f.at[i] ?? 0;
+    if (at >= lo && at < hi && fileOk[f.file[i] ?? 0] === 1) topModels.get(g)?.add(f.modelId[i] ?? 0);
+  }
+  return topModels;
 }
 
 function grown(s: Sums, size: number): Sums {

@@ -135,17 +135,23 @@ function validated(json: unknown, priceTable: string): CacheContents | null {
 function decode(type: ColumnType, data: string, n: number): Int32Array | Float64Array | null {
   const bytes = Buffer.from(data, 'base64');
   if (bytes.length !== n * WIDTH[type]) return null;
-  // A fresh, aligned buffer: a decoded Buffer may sit at any offset of a shared pool.
-  const copy = Buffer.from(new ArrayBuffer(bytes.length));
-  bytes.copy(copy);
+  // A typed array needs an aligned start: a small decoded Buffer may sit anywhere in a shared pool.
+  let copy = bytes;
+  if (bytes.byteOffset % 8 !== 0) {
+    copy = Buffer.from(new ArrayBuffer(bytes.length));
+    bytes.copy(copy);
+  }
   if (!LITTLE_ENDIAN) {
     if (type === 'f64') copy.swap64();
     else if (type === 'i32') copy.swap32();
     else if (type === 'i16') copy.swap16();
   }
-  if (type === 'f64') return new Float64Array(copy.buffer);
-  if (type === 'i32') return new Int32Array(copy.buffer);
-  return Int32Array.from(type === 'i16' ? new Int16Array(copy.buffer) : new Int8Array(copy.buffer));
+  const { buffer, byteOffset } = copy;
+  if (type === 'f64') return new Float64Array(buffer, byteOffset, n);
+  if (type === 'i32') return new Int32Array(buffer, byteOffset, n);
+  return Int32Array.from(
+    type === 'i16' ? new Int16Array(buffer, byteOffset, n) : new Int8Array(buffer, byteOffset, n),
+  );
 }
 
 /**
@@ -160,19 +166,10 @@ function validColumns(c: FileColumns, n: number, nStrings: number): boolean {
     !inRange(c.pv, n, -1, nStrings)
   )
     return false;
-  const at = c.at;
-  for (let i = 0; i < n; i++) if (!Number.isFinite(at[i])) return false;
-  const cost = c.cost;
-  for (let i = 0; i < n; i++) {
-    const v = cost[i] ?? NaN;
-    if (!(v === -1 || (v >= 0 && Number.isSafeInteger(v)))) return false;
-  }
-  const turn = c.turn;
-  for (let i = 0; i < n; i++) {
-    const v = turn[i] ?? NaN;
-    if (!(v >= 0 && v <= 0x7fff_ffff && Number.isInteger(v))) return false;
-  }
   return (
+    finite(c.at, n) &&
+    costs(c.cost, n) &&
+    turns(c.turn, n) &&
     counts(c.input, n) &&
     counts(c.output, n) &&
     counts(c.cw5, n) &&
@@ -180,6 +177,30 @@ function validColumns(c: FileColumns, n: number, nStrings: number): boolean {
     counts(c.cr, n) &&
     counts(c.ws, n)
   );
+}
+
+// One loop per function: each is compiled while it runs without dragging in the others.
+
+function finite(a: Float64Array, n: number): boolean {
+  for (let i = 0; i < n; i++) if (!Number.isFinite(a[i])) return false;
+  return true;
+}
+
+/** Micro-dollars, or -1: unpriced. */
+function costs(a: Float64Array, n: number): boolean {
+  for (let i = 0; i < n; i++) {
+    const v = a[i] ?? NaN;
+    if (!(v === -1 || (v >= 0 && Number.isSafeInteger(v)))) return false;
+  }
+  return true;
+}
+
+function turns(a: Float64Array, n: number): boolean {
+  for (let i = 0; i < n; i++) {
+    const v = a[i] ?? NaN;
+    if (!(v >= 0 && v <= 0x7fff_ffff && Number.isInteger(v))) return false;
+  }
+  return true;
 }
 
 /** Every index at least `lo` and below `end`. */

@@ -17,19 +17,22 @@ export function listCarapaceFiles(projectsDir: string): { files: string[]; probl
       return [];
     }
   };
+  // `dir` is already normalized and a name from readdir holds no separator: what path.join would
+  // give, without normalizing every one of a thousand paths again.
+  const join = (dir: string, name: string) => `${dir}${path.sep}${name}`;
   const take = (dir: string, e: Dirent) => {
     if (!e.name.endsWith('.jsonl')) return;
     if (e.isSymbolicLink())
-      problems.push(`${path.join(dir, e.name)}: skipped, a symbolic link (links are not followed).`);
-    else if (e.isFile()) files.push(path.join(dir, e.name));
+      problems.push(`${join(dir, e.name)}: skipped, a symbolic link (links are not followed).`);
+    else if (e.isFile()) files.push(join(dir, e.name));
   };
   for (const project of entries(projectsDir)) {
     if (!project.isDirectory()) continue;
-    const projectDir = path.join(projectsDir, project.name);
+    const projectDir = join(projectsDir, project.name);
     for (const e of entries(projectDir)) {
       if (e.isDirectory()) {
         if (e.name === 'memory') continue;
-        const sub = path.join(projectDir, e.name, 'subagents');
+        const sub = join(join(projectDir, e.name), 'subagents');
         for (const s of entries(sub)) take(sub, s);
       } else take(projectDir, e);
     }
