@@ -1,0 +1,240 @@
+import { DEFAULT_TIMEOUT_S, type HookEvent, type HookHandler } from './schema';
+import type { ConfiguredHook, HookSource } from './sources';
+import { HookSelector, type HookTarget } from './match';
+import { capOutput, type HandlerResult } from './output';
+import { runCommandHook } from './run-command';
+import { runHttpHook } from './run-http';
+
+/** One hook run, for the transcript's quiet note and the logs: what ran, how long, how it ended. */
+export interface HookRunRecord {
+  event: HookEvent;
+  source: HookSource;
+  /** The command, the URL, or the prompt: what a person recognises the hook by. */
+  label: string;
+  handlerType: HookHandler['type'];
+  toolName?: string;
+  toolUseId?: string;
+  durationMs: number;
+  /** `async`: started and not waited for. */
+  outcome: HandlerResult['status'] | 'async';
+  exitCode: number | null;
+  /** Its output (capped), and why it failed, if it did. */
+  stdout: string;
+  stderr: string;
+  problem?: string;
+}
+
+/** The outcome of all an event's hooks, folded by Claude Code's rules. */
+export interface EventOutcome {
+  /** A block (exit 2, `decision: "block"`, PreToolUse deny): the reason fed back. */
+  blocked: string | null;
+  /** `continue: false`: stop everything, with `stopReason` for the person. */
+  stop: { reason: string } | null;
+  /** PreToolUse: the strongest decision (deny > ask > allow), with its reason and source. */
+  permission: { decision: 'allow' | 'deny' | 'ask'; reason: string; source: HookSource } | null;
+  /** PreToolUse: the input that replaces the call's whole input. */
+  updatedInput: Record<string, unknown> | null;
+  /** What reaches the model as context (additionalContext; plain stdout for UserPromptSubmit/SessionStart). */
+  context: string[];
+  /** Warnings for the person (`systemMessage`, non-blocking errors). */
+  messages: string[];
+}
+
+const emptyOutcome = (): EventOutcome => ({
+  blocked: null,
+  stop: null,
+  permission: null,
+  updatedInput: null,
+  context: [],
+  messages: [],
+});
+
+/** Plain stdout reaches the model only for these events, as in Claude Code. */
+const PLAIN_STDOUT_IS_CONTEXT: ReadonlySet<HookEvent> = new Set(['UserPromptSubmit', 'SessionStart']);
+const PERMISSION_RANK = { allow: 1, ask: 2, deny: 3 } as const;
+
+export interface HookRunnerOptions {
+  /** The configured hooks, read when an event fires (settings may change during a session). */
+  hooks: () => readonly ConfiguredHook[];
+  sessionId: string;
+  transcriptPath: string;
+  projectDir: string;
+  cwd: () => string;
+  permissionMode: () => string;
+  /** The environment hooks run with (already without the app's own secrets). */
+  env: NodeJS.ProcessEnv;
+  home: string;
+  /** Told of each run as it ends. */
+  onRecord?: (record: HookRunRecord) => void;
+  /** Told once of each matcher or `if` that cannot be used. */
+  onProblem?: (problem: string) => void;
+}
+
+function labelOf(h: HookHandler): string {
+  switch (h.type) {
+    case 'command':
+      return h.command;
+    case 'http':
+      return h.url;
+    default:
+      return h.prompt;
+  }
+}
+
+/**
+ * Runs an event's hooks: every matching handler in parallel (an identical handler once), each with
+ * its timeout, and folds their answers into one outcome. `async` command hooks are started and not
+ * waited for. prompt and agent handlers are not run yet: each run of one is recorded as skipped.
+ */
+export class HookRunner {
+  private readonly selector: HookSelector;
+
+  constructor(private readonly o: HookRunnerOptions) {
+    this.selector = new HookSelector({ projectRoot: o.projectDir, home: o.home, cwd: o.projectDir }, (p) =>
+      o.onProblem?.(p),
+    );
+  }
+
+  /** Whether any hook is configured for the event (to skip building its input). */
+  has(event: HookEvent): boolean {
+    return this.o.hooks().some((h) => h.event === event);
+  }
+
+  async run(
+    event: HookEvent,
+    target: HookTarget,
+    fields: Record<string, unknown>,
+    signal?: AbortSignal,
+  ): Promise<EventOutcome> {
+    const chosen = this.selector.select(this.o.hooks(), event, target);
+    const outcome = emptyOutcome();
+    if (chosen.length === 0) return outcome;
+    const input = {
+      session_id: this.o.sessionId,
+      transcript_path: this.o.transcriptPath,
+      cwd: this.o.cwd(),
+      hook_event_name: event,
+      permission_mode: this.o.permissionMode(),
+      ...fields,
+    };
+    const results = await Promise.all(chosen.map((h) => this.runOne(h, input, target, signal)));
+    for (const [i, h] of chosen.entries()) {
+      const r = results[i];
+      if (r) this.fold(event, h, r, outcome);
+    }
+    return outcome;
+  }
+
+  private async runOne(
+    h: ConfiguredHook,
+    input: object,
+    target: HookTarget,
+    signal: AbortSignal | undefined,
+  ): Promise<HandlerResult | null> {
+    const handler = h.handler;
+    const timeoutMs = (handler.timeout ?? DEFAULT_TIMEOUT_S[handler.type]) * 1000;
+    const record = (r: HandlerResult, outcome: HookRunRecord['outcome'] = r.status) => {
+      const rec: HookRunRecord = {
+        event: h.event,
+        source: h.source,
+        label: labelOf(handler),
+        handlerType: handler.type,
+        durationMs: r.durationMs,
+        outcome,
+        exitCode: r.exitCode,
+        stdout: r.stdout,
+        stderr: r.stderr,
+      };
+      if (target.toolName !== undefined) rec.toolName = target.toolName;
+      const id = (input as { tool_use_id?: unknown }).tool_use_id;
+      if (typeof id === 'string') rec.toolUseId = id;
+      if (r.problem !== undefined) rec.problem = r.problem;
+      this.o.onRecord?.(rec);
+    };
+    if (handler.type === 'command') {
+      const run = runCommandHook(handler, input, {
+        cwd: this.o.cwd(),
+        env: this.o.env,
+        projectDir: this.o.projectDir,
+        timeoutMs,
+        // An async hook outlives the call that started it.
+        signal: handler.async ? undefined : signal,
+      });
+      if (handler.async) {
+        void run.then((r) => record(r, 'async'));
+        return null;
+      }
+      const r = await run;
+      record(r);
+      return r;
+    }
+    if (handler.type === 'http') {
+      const r = await runHttpHook(handler, input, { env: this.o.env, timeoutMs, signal });
+      record(r);
+      return r;
+    }
+    const skipped: HandlerResult = {
+      status: 'skipped',
+      exitCode: null,
+      stdout: '',
+      stderr: '',
+      json: null,
+      problem: `${handler.type} hooks are not supported yet; this one did not run`,
+      durationMs: 0,
+    };
+    record(skipped);
+    return skipped;
+  }
+
+  private fold(event: HookEvent, h: ConfiguredHook, r: HandlerResult, out: EventOutcome): void {
+    const name = `${event} hook (${labelOf(h.handler)})`;
+    const block = (reason: string) => {
+      const text = capOutput(reason.trim() || `blocked by the ${name}`);
+      out.blocked = out.blocked ? `${out.blocked}\n${text}` : text;
+    };
+    if (r.status === 'skipped' || r.status === 'timeout') {
+      if (r.problem) out.messages.push(`${name}: ${r.problem}`);
+      return;
+    }
+    const j = r.json;
+    if (r.status === 'block') {
+      // Exit 2 blocks whatever the JSON says; its reason, if it gives one, is the reason.
+      block(j?.reason ?? j?.hookSpecificOutput?.permissionDecisionReason ?? r.stderr);
+      if (event === 'PreToolUse') this.permission(out, 'deny', out.blocked ?? '', h.source);
+      return;
+    }
+    if (r.status === 'error' && !j) {
+      out.messages.push(`${name} error: ${r.problem ?? 'failed'}`);
+      return;
+    }
+    if (!j) {
+      if (PLAIN_STDOUT_IS_CONTEXT.has(event) && r.stdout.trim() !== '') out.context.push(r.stdout.trim());
+      return;
+    }
+    if (j.continue === false) out.stop = { reason: j.stopReason ?? `stopped by the ${name}` };
+    if (j.systemMessage) out.messages.push(capOutput(j.systemMessage));
+    const specific = j.hookSpecificOutput;
+    if (specific?.additionalContext) out.context.push(capOutput(specific.additionalContext));
+    if (event === 'PreToolUse') {
+      const decision =
+        specific?.permissionDecision ??
+        (j.decision === 'approve' ? 'allow' : j.decision === 'block' ? 'deny' : undefined);
+      const reason = specific?.permissionDecisionReason ?? j.reason ?? '';
+      if (decision === 'deny') block(reason);
+      if (decision && decision !== 'defer') this.permission(out, decision, reason, h.source);
+      if (specific?.updatedInput && decision !== 'deny') out.updatedInput = specific.updatedInput;
+      return;
+    }
+    if (j.decision === 'block') block(j.reason ?? '');
+  }
+
+  private permission(
+    out: EventOutcome,
+    decision: 'allow' | 'deny' | 'ask',
+    reason: string,
+    source: HookSource,
+  ): void {
+    if (out.permission && PERMISSION_RANK[out.permission.decision] >= PERMISSION_RANK[decision]) return;
+    out.permission = { decision, reason, source };
+  }
+}

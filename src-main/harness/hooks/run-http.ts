@@ -1,0 +1,83 @@
+import type { HttpHook } from './schema';
+import { capOutput, parseOutputJson, type HandlerResult } from './output';
+
+/**
+ * Fills `$VAR` and `${VAR}` in a header value from the environment, but only for the names the hook
+ * lists in `allowedEnvVars`; any other variable becomes empty, so a repository's hook cannot send
+ * the person's secrets anywhere by naming them.
+ */
+export function fillHeader(value: string, allowed: readonly string[], env: NodeJS.ProcessEnv): string {
+  const ok = new Set(allowed);
+  return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (_, braced, bare) => {
+    const name = (braced ?? bare) as string;
+    return ok.has(name) ? (env[name] ?? '') : '';
+  });
+}
+
+/**
+ * Runs an http hook: POSTs the event JSON. A 2xx with an empty body is success; a 2xx with JSON is
+ * read like a command hook's output; any other answer, a non-2xx status or a failed connection is a
+ * non-blocking error (an http hook blocks only through its JSON).
+ */
+export async function runHttpHook(
+  handler: HttpHook,
+  input: object,
+  o: { env: NodeJS.ProcessEnv; timeoutMs: number; signal?: AbortSignal | undefined },
+): Promise<HandlerResult> {
+  const started = performance.now();
+  const done = (r: Omit<HandlerResult, 'durationMs'>): HandlerResult => ({
+    ...r,
+    durationMs: Math.round(performance.now() - started),
+  });
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  for (const [k, v] of Object.entries(handler.headers ?? {}))
+    headers[k] = fillHeader(v, handler.allowedEnvVars ?? [], o.env);
+  const timeout = AbortSignal.timeout(o.timeoutMs);
+  const signal = o.signal ? AbortSignal.any([timeout, o.signal]) : timeout;
+  let status: number;
+  let body: string;
+  try {
+    const res = await fetch(handler.url, { method: 'POST', headers, body: JSON.stringify(input), signal });
+    status = res.status;
+    body = await res.text();
+  } catch (error) {
+    if (timeout.aborted)
+      return done({
+        status: 'timeout',
+        exitCode: null,
+        stdout: '',
+        stderr: '',
+        json: null,
+        problem: `timed out after ${o.timeoutMs / 1000} s`,
+      });
+    return done({
+      status: 'error',
+      exitCode: null,
+      stdout: '',
+      stderr: '',
+      json: null,
+      problem: `POST ${handler.url} failed: ${(error as Error).message}`,
+    });
+  }
+  const stdout = capOutput(body);
+  if (status < 200 || status > 299)
+    return done({
+      status: 'error',
+      exitCode: null,
+      stdout,
+      stderr: '',
+      json: null,
+      problem: `answered HTTP ${status}`,
+    });
+  if (body.trim() === '') return done({ status: 'ok', exitCode: null, stdout, stderr: '', json: null });
+  const parsed = parseOutputJson(body);
+  if (parsed.json) return done({ status: 'ok', exitCode: null, stdout, stderr: '', json: parsed.json });
+  return done({
+    status: 'error',
+    exitCode: null,
+    stdout,
+    stderr: '',
+    json: null,
+    problem: parsed.problem ?? 'answered with a body that is not JSON',
+  });
+}
