@@ -262,7 +262,7 @@ export function report(f: FlatLedger, q: ReportQuery) {
   const dayByModel = days.map((): Record<string, CostSum> => ({}));
   dayModelPairs.forEach((pair, slot) => {
     const d = Math.floor(pair / Math.max(1, M));
-    must(dayByModel[d])[f.modelNames[pair % M] ?? ''] = dayModel.sum(slot);
+    setOwn(must(dayByModel[d]), f.modelNames[pair % M] ?? '', dayModel.sum(slot));
   });
   const models: ModelCost[] = [];
   for (let m = 0; m < M; m++)
@@ -415,6 +415,15 @@ function turnCost(f: FlatLedger, si: number, turn: number, t: TurnAcc): TurnCost
   };
 }
 
+/**
+ * A key of a plain object that comes from a transcript (a model id, a project folder): defined, not
+ * assigned, so `__proto__` is a key like any other instead of replacing the object's prototype.
+ * Sums are kept in Maps and arrays; only the report's shape is a plain object.
+ */
+function setOwn<T>(o: Record<string, T>, key: string, value: T): void {
+  Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
 const byCost = (a: CostSum, b: CostSum) => b.costMicros - a.costMicros || b.records - a.records;
 
 /** One session's cost view (Carapace's session of that id first, else Claude Code's). */
@@ -480,7 +489,7 @@ export function daySpend(f: FlatLedger, day: Day): { allMicros: number; byProjec
   const lo = dayStart(day);
   const hi = dayStart(day, 1);
   let allMicros = 0;
-  const byProject: Record<string, number> = {};
+  const byProject = new Map<string, number>();
   for (let i = 0; i < f.n; i++) {
     const at = f.at[i] ?? 0;
     const c = f.cost[i] ?? 0;
@@ -489,7 +498,9 @@ export function daySpend(f: FlatLedger, day: Day): { allMicros: number; byProjec
     if (must(f.infos[fi]).source !== 'carapace') continue;
     const p = must(f.sessions[f.fileSession[fi] ?? 0]).projectPath;
     allMicros += c;
-    byProject[p] = (byProject[p] ?? 0) + c;
+    byProject.set(p, (byProject.get(p) ?? 0) + c);
   }
-  return { allMicros, byProject };
+  const out: Record<string, number> = {};
+  for (const [p, micros] of byProject) setOwn(out, p, micros);
+  return { allMicros, byProject: out };
 }

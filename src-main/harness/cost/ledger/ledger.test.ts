@@ -384,6 +384,46 @@ describe('UsageLedger', () => {
     expect(l.report({ ...ALL, projectPaths: ['/work/beta'] }).total.costMicros).toBe(10_400);
   });
 
+  it('keeps model ids and project folders named __proto__, constructor or hasOwnProperty apart', async () => {
+    const home = tempDir();
+    const names = ['__proto__', 'constructor', 'hasOwnProperty', 'toString'];
+    const usages = names.map((model, i): UsageSpec => ({
+      apiId: `msg_p${i}`,
+      model,
+      tokens: { input: 10 * (i + 1), output: i + 1 },
+      costMicros: 1_000 * (i + 1),
+      turn: 1,
+      at: `2026-03-02T1${i}:00:00.000Z`,
+    }));
+    usages.forEach((u, i) =>
+      writeSession({ carapaceHome: home, projectPath: names[i]!, sessionId: `sess-p${i}`, usages: [u] }),
+    );
+    for (const l of [new UsageLedger({ carapaceHome: home }), new UsageLedger({ carapaceHome: home })]) {
+      await l.refresh();
+      expect(totals(l)).toEqual(byHand(usages));
+      const r = l.report(ALL);
+      expect(Object.fromEntries(r.models.map((m) => [m.model, m.costMicros]))).toEqual(
+        Object.fromEntries(names.map((n, i) => [n, 1_000 * (i + 1)])),
+      );
+      const day = r.days.find((d) => d.day === '2026-03-02')!;
+      // Own keys, each with its own sum: none replaced the object's prototype or read an inherited one.
+      expect(Object.keys(day.byModel).sort()).toEqual([...names].sort());
+      expect(Object.getPrototypeOf(day.byModel)).toBe(Object.prototype);
+      for (const [i, n] of names.entries())
+        expect(Object.getOwnPropertyDescriptor(day.byModel, n)?.value).toMatchObject({
+          costMicros: 1_000 * (i + 1),
+          records: 1,
+        });
+      const d = l.sessionDetail('sess-p0')!;
+      expect(d.byModel.map((m) => [m.model, m.costMicros])).toEqual([['__proto__', 1_000]]);
+      const spend = l.daySpend('2026-03-02');
+      expect(spend.allMicros).toBe(10_000);
+      expect(Object.keys(spend.byProject).sort()).toEqual([...names].sort());
+      for (const [i, n] of names.entries())
+        expect(Object.getOwnPropertyDescriptor(spend.byProject, n)?.value).toBe(1_000 * (i + 1));
+    }
+  });
+
   it('counts a message id found in two transcripts once', async () => {
     const home = tempDir();
     const u: UsageSpec = {
