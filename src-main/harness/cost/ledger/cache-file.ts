@@ -7,6 +7,7 @@ import {
   type FileColumns,
   type FileEntry,
   INDEX_COLUMNS,
+  MAX_TURN,
   NUMBER_COLUMNS,
   StringTable,
 } from './columns';
@@ -198,7 +199,7 @@ function costs(a: Float64Array, n: number): boolean {
 function turns(a: Float64Array, n: number): boolean {
   for (let i = 0; i < n; i++) {
     const v = a[i] ?? NaN;
-    if (!(v >= 0 && v <= 0x7fff_ffff && Number.isInteger(v))) return false;
+    if (!(v >= 0 && v <= MAX_TURN && Number.isInteger(v))) return false;
   }
   return true;
 }

@@ -104,6 +104,35 @@ export class StringTable {
   }
 }
 
+const wholeCount = (v: number) => Number.isSafeInteger(v) && v >= 0;
+
+/**
+ * Whether a record can be counted: a finite time, whole non-negative token counts and cost, a turn
+ * that fits the ledger's 32-bit turn column. The readers' schemas keep out most of what fails here;
+ * this is the last check before the sums (a NaN would poison every total it reaches) and the same
+ * one the cache file is checked with, so a record that passes it never makes the cache look
+ * tampered with.
+ */
+export function countable(r: UsageRecord): boolean {
+  const t = r.tokens;
+  return (
+    Number.isFinite(r.at) &&
+    (r.costMicros === null || wholeCount(r.costMicros)) &&
+    wholeCount(t.input) &&
+    wholeCount(t.output) &&
+    wholeCount(t.cacheWrite5m) &&
+    wholeCount(t.cacheWrite1h) &&
+    wholeCount(t.cacheRead) &&
+    wholeCount(t.webSearches) &&
+    Number.isInteger(r.turn) &&
+    r.turn >= 0 &&
+    r.turn <= MAX_TURN
+  );
+}
+
+/** The turn column is 32-bit in the flat ledger. */
+export const MAX_TURN = 0x7fff_ffff;
+
 export function columnsOf(records: readonly UsageRecord[], strings: StringTable): FileColumns {
   const c = emptyColumns(records.length);
   records.forEach((r, i) => {

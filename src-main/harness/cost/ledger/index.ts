@@ -5,7 +5,7 @@ import { listClaudeCodeFiles, readClaudeCodeFile } from '../claude-code';
 import { PRICE_TABLE } from '../pricing';
 import * as aggregate from './aggregate';
 import { loadCache, saveCache } from './cache-file';
-import { columnsOf, emptyColumns, type FileEntry, StringTable } from './columns';
+import { columnsOf, countable, emptyColumns, type FileEntry, StringTable } from './columns';
 import { type FlatLedger, flatten } from './flat';
 import { readCarapaceFile } from './read-carapace';
 import { listCarapaceFiles } from './scan';
@@ -181,27 +181,30 @@ export class UsageLedger {
   }
 
   private read(file: string, source: UsageSource, size: number, mtimeMs: number): FileEntry {
-    if (source === 'claude-code') {
-      const r = readClaudeCodeFile(file);
-      return {
-        path: file,
-        size,
-        mtimeMs,
-        info: r.info,
-        problems: r.problems,
-        earliestAt: r.earliestAt,
-        cols: columnsOf(r.records, this.strings),
-      };
+    const r = source === 'claude-code' ? readClaudeCodeFile(file) : readCarapaceFile(file);
+    const records = r.records.filter(countable);
+    const skipped = r.records.length - records.length;
+    const problems =
+      skipped === 0
+        ? r.problems
+        : [
+            ...r.problems,
+            `${file}: ${skipped} ${skipped === 1 ? 'record' : 'records'} skipped: a time, token count, cost or turn that is not a finite whole number in range.`,
+          ];
+    let earliestAt = r.earliestAt;
+    // The earliest time orders duplicates; a skipped record's time must not be it.
+    if (skipped > 0 && source === 'carapace') {
+      earliestAt = null;
+      for (const x of records) if (earliestAt === null || x.at < earliestAt) earliestAt = x.at;
     }
-    const r = readCarapaceFile(file);
     return {
       path: file,
       size,
       mtimeMs,
       info: r.info,
-      problems: r.problems,
-      earliestAt: r.earliestAt,
-      cols: r.info ? columnsOf(r.records, this.strings) : emptyColumns(),
+      problems,
+      earliestAt: earliestAt !== null && Number.isFinite(earliestAt) ? earliestAt : null,
+      cols: r.info ? columnsOf(records, this.strings) : emptyColumns(),
     };
   }
 }

@@ -15,7 +15,7 @@ import { projectSlug } from '../../../platform/paths';
 import { tempDir } from '../../../test-support/temp';
 import { priceResponse } from '../pricing';
 import { LEDGER_FILE, UsageLedger, localDay } from './index';
-import { appendUsage, type UsageSpec, writeSession } from './test-transcripts';
+import { appendUsage, type UsageSpec, usageLine, writeSession } from './test-transcripts';
 
 const ALL = { projectPaths: null, from: '2026-01-01', to: '2026-12-31', sources: ['carapace' as const] };
 
@@ -502,6 +502,54 @@ describe('UsageLedger', () => {
     expect(r.total.costMicros).toBe(1_007);
     expect(problems.filter((p) => p.includes('skipped'))).toHaveLength(6);
     expect(r.problems.join('\n')).toMatch(/longer than any usage line/);
+  });
+
+  it('skips records with a time, cost or turn out of range at read, with a count, and trusts the cache after', async () => {
+    const home = tempDir();
+    const good: UsageSpec = {
+      apiId: 'msg_ok',
+      model: 'claude-opus-4-1',
+      tokens: { input: 5 },
+      costMicros: 1_000,
+      turn: 1,
+      at: '2026-03-02T10:00:00.000Z',
+    };
+    const file = writeSession({
+      carapaceHome: home,
+      projectPath: '/work/alpha',
+      sessionId: 's',
+      usages: [good],
+    });
+    const line = (apiId: string, patch: string) =>
+      `${JSON.stringify({ ...usageLine(good), apiId }).replace(/}$/, `,${patch}}`)}\n`;
+    // Raw JSON: 1e400 parses to Infinity; the last duplicate key wins.
+    appendFileSync(file, line('msg_inf_cost', '"costMicros":1e400'));
+    appendFileSync(
+      file,
+      line(
+        'msg_inf_tokens',
+        '"tokens":{"input":1e400,"output":0,"cacheWrite5m":0,"cacheWrite1h":0,"cacheRead":0,"webSearches":0}',
+      ),
+    );
+    appendFileSync(file, line('msg_nan_time', '"at":"+275760-09-13T00:00:00.001Z"'));
+    appendFileSync(file, line('msg_not_a_time', '"at":"NaN"'));
+    // Whole and non-negative, so the line's schema takes it, but beyond the ledger's turn column.
+    appendFileSync(file, line('msg_huge_turn', '"turn":3000000000'));
+    appendFileSync(file, line('msg_fine_after', '"costMicros":7'));
+    const l = new UsageLedger({ carapaceHome: home });
+    const { problems } = await l.refresh();
+    const expected = { costMicros: 1_007, records: 2, unpricedRecords: 0, input: 10, output: 0 };
+    expect(totals(l)).toEqual(expected);
+    expect(problems.filter((p) => p.includes('skipped'))).toHaveLength(5);
+    expect(problems.join('\n')).toMatch(/1 record skipped: a time, token count, cost or turn/);
+    const r = l.report(ALL);
+    expect(r.days.reduce((sum, d) => sum + d.total.records, 0)).toBe(2);
+    expect(r.topTurns.every((t) => Number.isFinite(t.costMicros) && t.turn >= 0)).toBe(true);
+    expect(l.sessionDetail('s')!.byTurn.map((t) => t.turn)).toEqual([1]);
+    // The cache written from these records passes its own checks: the next process trusts it.
+    const next = new UsageLedger({ carapaceHome: home });
+    expect((await next.refresh()).changedFiles).toBe(0);
+    expect(totals(next)).toEqual(expected);
   });
 
   it('does not follow a symlinked transcript pointing outside $CARAPACE_HOME', async () => {
