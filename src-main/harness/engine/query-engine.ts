@@ -15,6 +15,7 @@ import { failedTail, interruptedReplies, turnUnfinished } from '../session/inter
 import type { DescribedApiError } from '../model/api-errors';
 import type { ModelRouter } from '../model/model-client';
 import { queryLoop } from '../loop/query-loop';
+import { SessionCompaction, type CompactionOptions } from '../loop/session-compaction';
 import type { LoopEvent, Terminal } from '../loop/types';
 import type { EngineEvent } from '../events/agent-event';
 import type { PermissionGate } from '../permissions/gate';
@@ -79,6 +80,8 @@ export interface EngineOptions {
   memoryPrompt?: SessionMemoryPrompt | undefined;
   /** The session's spending limits, shared by all its agents (cost/budget). */
   budget?: BudgetGate | undefined;
+  /** Microcompact and autocompact settings (defaults: keep the 5 latest results, compact at 83.5 %). */
+  compaction?: CompactionOptions | undefined;
 }
 
 export type { EngineEvent } from '../events/agent-event';
@@ -139,11 +142,14 @@ export class QueryEngine {
    * stays byte-identical for the whole session.
    */
   private readonly sessionDate = new Date();
+  /** Microcompact's cleared results and autocompact's circuit breaker, kept across turns. */
+  private readonly compaction: SessionCompaction;
 
   constructor(options: EngineOptions) {
     this.options = { ...options };
     this.model = options.model;
     this.cwd = options.cwd;
+    this.compaction = new SessionCompaction(options.compaction);
     // The Bash analysis decides which commands may run in parallel: have its parser ready early.
     loadBashParser().catch(() => undefined);
     this.conversation = new Conversation(
@@ -434,6 +440,7 @@ export class QueryEngine {
       onStop: this.options.onStop,
       sleep: this.options.sleep,
       budget: this.options.budget,
+      compaction: this.compaction,
     });
 
     try {
@@ -530,6 +537,12 @@ export class QueryEngine {
         );
       case 'error':
         return notice('error', e.error.message, e.error.code);
+      case 'compaction':
+        return notice(
+          e.ok ? 'info' : 'warning',
+          e.detail,
+          e.ok ? 'autocompact' : e.breakerOpen ? 'autocompact_off' : 'autocompact_failed',
+        );
       default:
         return null;
     }

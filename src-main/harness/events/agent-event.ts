@@ -46,6 +46,18 @@ export type LoopEvent =
       summary: MessageItem | null;
       affected: number;
     }
+  /**
+   * An automatic compaction ran before a request: its summary (the new context's first message), or
+   * why it failed; `breakerOpen` once failures in a row have switched it off for the session.
+   */
+  | {
+      type: 'compaction';
+      trigger: 'auto';
+      ok: boolean;
+      summary: MessageItem | null;
+      breakerOpen: boolean;
+      detail: string;
+    }
   | {
       type: 'usage';
       model: string;

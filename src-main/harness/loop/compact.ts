@@ -21,6 +21,22 @@ export type CompactResult =
 const SUMMARY_MAX_TOKENS = 4096;
 
 /**
+ * Where a compaction cuts: the summary replaces everything before the returned index, and the
+ * messages from it on stay verbatim. The latest prompt of the person when something older is there
+ * (it starts a user turn, so no tool result is orphaned); otherwise, for a long single turn, the last
+ * assistant message (its tool calls and their results stay together after the cut). -1: nothing older
+ * to summarize.
+ */
+export function compactCut(messages: readonly MessageItem[]): number {
+  const prompt = messages.findLastIndex(
+    (m) => m.role === 'user' && (m.origin === undefined || m.origin === 'user'),
+  );
+  if (prompt > 0) return prompt;
+  const assistant = messages.findLastIndex((m) => m.role === 'assistant');
+  return assistant > 0 ? assistant : -1;
+}
+
+/**
  * Reactive compact: older turns are summarized by one model call and replaced by the summary; the
  * latest user turn is kept verbatim (it starts at a person's prompt, so no tool result is orphaned).
  */
@@ -33,6 +49,21 @@ export async function reactiveCompact(
   const cut = messages.findLastIndex(
     (m) => m.role === 'user' && (m.origin === undefined || m.origin === 'user'),
   );
+  return summarizeBefore(client, model, messages, cut, signal);
+}
+
+/**
+ * Summarizes `messages` before index `cut` with one model call and returns the summary followed by
+ * the messages from `cut` on. `instructions` are added to the summary request (a manual /compact's).
+ */
+export async function summarizeBefore(
+  client: ModelClient,
+  model: string,
+  messages: readonly MessageItem[],
+  cut: number,
+  signal: AbortSignal,
+  instructions?: string,
+): Promise<CompactResult> {
   if (cut <= 0)
     return {
       ok: false,
@@ -40,7 +71,8 @@ export async function reactiveCompact(
       response: null,
     };
   const older = messages.slice(0, cut);
-  const request = [...toApiMessages(older), { role: 'user' as const, content: COMPACT_INSTRUCTIONS }];
+  const ask = instructions ? `${COMPACT_INSTRUCTIONS}\n\nAlso: ${instructions}` : COMPACT_INSTRUCTIONS;
+  const request = [...toApiMessages(older), { role: 'user' as const, content: ask }];
   const acc = new MessageAccumulator();
   const started = performance.now();
   try {

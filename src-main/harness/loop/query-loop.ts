@@ -9,10 +9,12 @@ import type { PermissionGate } from '../permissions/gate';
 import type { BudgetGate } from '../cost/budget/session-budget';
 import { StreamingToolExecutor } from '../executor/streaming-tool-executor';
 import type { AnyTool, ToolUseContext } from '../tools/tool';
+import { autoCompactStep } from './autocompact';
 import { collapseDrain } from './collapse';
 import { reactiveCompact } from './compact';
 import { RESUME_AFTER_OUTPUT_LIMIT, stopHookNudge, tokenBudgetNudge } from './nudges';
 import { buildRequest } from './request';
+import type { SessionCompaction } from './session-compaction';
 import type { Continue, LoopEvent, LoopState, Terminal } from './types';
 
 export const DEFAULT_MAX_OUTPUT_TOKENS = 8192;
@@ -46,6 +48,11 @@ export interface QueryParams {
   onStop?: ((messages: readonly MessageItem[]) => Promise<string | null>) | undefined;
   /** The session's spending limits: awaited before every model request, told of every response's usage. */
   budget?: BudgetGate | undefined;
+  /**
+   * The session's compaction state: microcompact before every request, autocompact past the
+   * threshold. Without it the loop sends the context as it is (reactive compact still applies).
+   */
+  compaction?: SessionCompaction | undefined;
   /** Injected for tests: waiting between retries. */
   sleep?: ((ms: number, signal: AbortSignal) => Promise<void>) | undefined;
 }
@@ -175,7 +182,8 @@ export async function* queryLoop(params: QueryParams): AsyncGenerator<LoopEvent,
         model,
         systemPrompt: params.systemPrompt,
         tools,
-        messages: state.messages,
+        // Microcompact changes only what is sent; the state (and the transcript) keep the full outputs.
+        messages: params.compaction?.microcompact.forRequest(state.messages).messages ?? state.messages,
         maxTokens: state.maxOutputTokensOverride ?? params.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
         keepThinking: !fellBack,
       });
@@ -254,6 +262,23 @@ export async function* queryLoop(params: QueryParams): AsyncGenerator<LoopEvent,
 
   try {
     while (true) {
+      if (params.compaction) {
+        const compacted = yield* autoCompactStep({
+          auto: params.compaction.auto,
+          client: params.models.clientFor(model),
+          model,
+          messages: state.messages,
+          signal: params.signal,
+          budget: params.budget,
+          usageOf: (message, durationMs) => usageEvent(message, model, durationMs),
+        });
+        if (params.signal.aborted) return terminal('aborted', 'Stopped by the user.');
+        state = {
+          ...state,
+          messages: compacted ?? state.messages,
+          autoCompactTracking: { consecutiveFailures: params.compaction.auto.consecutiveFailures },
+        };
+      }
       const result = yield* attempt();
 
       if (result.kind === 'aborted') {
