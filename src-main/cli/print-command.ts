@@ -27,6 +27,8 @@ import { createRuntime } from '../harness/runtime/create-runtime';
 import { printBudget } from './print-budget';
 import { startTelemetry } from '../harness/cost/otel';
 import { resultObject, streamLine } from './print-output';
+import { HookRunner } from '../harness/hooks/dispatch';
+import { collectHooks } from '../harness/hooks/sources';
 
 const COORDINATOR_TOOLS = ['TeamCreate', 'TeamDelete', 'SendMessage', 'SyntheticOutput'];
 
@@ -129,7 +131,9 @@ export async function runPrint(o: PrintOptions, io: PrintIo): Promise<number> {
   };
   const sources = loadPermissionSources(locations);
   for (const problem of sources.problems) io.stderr.write(`carapace: ${problem}\n`);
-  if (sources.untrusted.length > 0) io.stderr.write(`carapace: ${untrustedNotice(sources.untrusted)}\n`);
+  // The project's hooks are not among what is left out: they run in -p (see collectHooks below).
+  const leftOut = sources.untrusted.filter((i) => i.kind !== 'hook');
+  if (leftOut.length > 0) io.stderr.write(`carapace: ${untrustedNotice(leftOut)}\n`);
   // The flag, else the default of the trusted sources: a project's own files cannot widen the mode.
   const modes = trustedModes(locations);
   if (o.permissionMode === 'bypassPermissions' && !modes.bypass.available) {
@@ -163,7 +167,33 @@ export async function runPrint(o: PrintOptions, io: PrintIo): Promise<number> {
     log: (line) => runtime.engine.appendLine(line),
     stderr: (text) => io.stderr.write(`carapace: ${text}\n`),
   });
+  // Hooks from every settings source. The project's own run here, as in Claude Code: running -p in
+  // a folder is the person's choice (its allow rules still need the folder's trust).
+  const hookSources = collectHooks({ locations, projectHooksAllowed: true });
+  for (const problem of hookSources.problems) io.stderr.write(`carapace: ${problem}\n`);
+  const hooks =
+    hookSources.hooks.length > 0
+      ? new HookRunner({
+          hooks: () => hookSources.hooks,
+          sessionId: session.id,
+          transcriptPath: session.file,
+          projectDir: projectRoot,
+          cwd: () => projectRoot,
+          permissionMode: () => mode,
+          env: toolEnv,
+          headerEnv: Object.fromEntries(Object.entries(io.env).filter(([k]) => !k.startsWith('ANTHROPIC_'))),
+          home,
+          onProblem: (problem) => io.stderr.write(`carapace: ${problem}\n`),
+          onRecord: (r) => {
+            const what = `${r.event} hook (${r.label})`;
+            if (r.outcome === 'error' || r.outcome === 'timeout' || r.outcome === 'skipped')
+              io.stderr.write(`carapace: ${what}: ${r.problem ?? r.outcome}\n`);
+            else if (o.verbose) io.stderr.write(`[hook] ${what}: ${r.outcome} in ${r.durationMs} ms\n`);
+          },
+        })
+      : undefined;
   const runtime = createRuntime({
+    hooks,
     budget,
     sessionId: session.id,
     projectRoot,

@@ -52,6 +52,16 @@ export interface EngineOptions {
   maxOutputTokens?: number | undefined;
   maxRetries?: number | undefined;
   onStop?: ((messages: readonly MessageItem[]) => Promise<string | null>) | undefined;
+  /**
+   * UserPromptSubmit hooks: asked before a prompt is sent. A block refuses the prompt (it is neither
+   * sent nor kept); context travels with it as a user-role note; messages are shown as warnings.
+   */
+  onPromptSubmit?:
+    | ((
+        prompt: string,
+        signal: AbortSignal,
+      ) => Promise<{ blocked: string | null; context: string | null; messages: string[] }>)
+    | undefined;
   sleep?: ((ms: number, signal: AbortSignal) => Promise<void>) | undefined;
   platform?: string;
   /** How Bash runs for this session (PTY, sandbox); unsandboxed when not given. */
@@ -335,6 +345,36 @@ export class QueryEngine {
     options: { signal?: AbortSignal; tokenBudget?: number },
   ): AsyncGenerator<EngineEvent, TurnResult> {
     if (this.running) throw new Error('This session is already running a turn.');
+    let hookContext: string | null = null;
+    if (prompt !== null && this.options.onPromptSubmit) {
+      const started = performance.now();
+      const text =
+        typeof prompt === 'string' ? prompt : prompt.map((b) => (b.type === 'text' ? b.text : '')).join('\n');
+      const answer = await this.options.onPromptSubmit(text, options.signal ?? new AbortController().signal);
+      for (const message of answer.messages) {
+        const note = notice('warning', message, 'hook');
+        this.record(note);
+        yield { type: 'item', item: note };
+      }
+      if (answer.blocked !== null) {
+        const detail = `A UserPromptSubmit hook blocked the prompt: ${answer.blocked}`;
+        const note = notice('warning', detail, 'hook');
+        this.record(note);
+        yield { type: 'item', item: note };
+        return {
+          sessionId: this.sessionId,
+          terminal: { reason: 'completed', detail },
+          text: '',
+          numTurns: 0,
+          durationMs: Math.round(performance.now() - started),
+          durationApiMs: 0,
+          usage: new TurnFold(this.conversation).usage,
+          permissionDenials: [],
+          error: null,
+        };
+      }
+      hookContext = answer.context;
+    }
     const abort = new AbortController();
     const onOuterAbort = () => abort.abort();
     options.signal?.addEventListener('abort', onOuterAbort, { once: true });
@@ -360,6 +400,19 @@ export class QueryEngine {
       };
       this.record(userMessage);
       yield { type: 'item', item: userMessage };
+      if (hookContext !== null) {
+        const note: MessageItem = {
+          kind: 'message',
+          id: randomUUID(),
+          role: 'user',
+          origin: 'nudge',
+          content: [{ type: 'text', text: hookContext }],
+          createdAt: now(),
+          status: 'complete',
+        };
+        this.record(note);
+        yield { type: 'item', item: note };
+      }
     }
 
     const toolUseContext: ToolUseContext = {
@@ -541,7 +594,13 @@ export class QueryEngine {
         return notice(
           e.ok ? 'info' : 'warning',
           e.detail,
-          e.ok ? 'autocompact' : e.breakerOpen ? 'autocompact_off' : 'autocompact_failed',
+          e.ok
+            ? e.trigger === 'snip'
+              ? 'snip'
+              : 'autocompact'
+            : e.breakerOpen
+              ? 'autocompact_off'
+              : 'autocompact_failed',
         );
       default:
         return null;

@@ -194,10 +194,21 @@ export class StreamingToolExecutor {
       this.options.onDenied?.({ tool_name: tool.name, tool_use_id: t.block.id, tool_input: t.block.input });
       return finish({ content: decision.message, isError: true });
     }
+    let input = t.input;
+    if (decision.updatedInput !== undefined) {
+      // A hook's replacement input is checked like the model's: it must fit the tool's schema.
+      const parsed = (tool.inputSchema as z.ZodType).safeParse(decision.updatedInput);
+      if (!parsed.success)
+        return finish({
+          content: `InputValidationError: ${tool.name}: the input a PreToolUse hook gave is not valid: ${describeIssues(parsed.error)}`,
+          isError: true,
+        });
+      input = parsed.data;
+    }
     let output: ToolOutput;
     try {
       const callCtx = decision.checkedPaths ? { ...ctx, checkedPaths: decision.checkedPaths } : ctx;
-      const gen = tool.call(t.input, callCtx);
+      const gen = tool.call(input, callCtx);
       for (;;) {
         const step = await gen.next();
         if (step.done) {

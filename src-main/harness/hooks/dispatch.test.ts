@@ -29,8 +29,7 @@ function runner(hooks: [ConfiguredHook['event'], string, HookHandler][]) {
   });
   return { r, dir, records };
 }
-const cmd = (command: string, extra: object = {}): HookHandler =>
-  ({ type: 'command', command, ...extra });
+const cmd = (command: string, extra: object = {}): HookHandler => ({ type: 'command', command, ...extra });
 const pre = { toolName: 'Bash', toolInput: { command: 'ls' } };
 const preFields = { tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 't1' };
 

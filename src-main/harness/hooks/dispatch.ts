@@ -63,6 +63,11 @@ export interface HookRunnerOptions {
   permissionMode: () => string;
   /** The environment hooks run with (already without the app's own secrets). */
   env: NodeJS.ProcessEnv;
+  /**
+   * Where an http hook's header `$VAR`s are read from (only the names it lists in allowedEnvVars):
+   * the person's environment, without the key Carapace itself is billed with. `env` when absent.
+   */
+  headerEnv?: NodeJS.ProcessEnv;
   home: string;
   /** Told of each run as it ends. */
   onRecord?: (record: HookRunRecord) => void;
@@ -169,7 +174,7 @@ export class HookRunner {
       return r;
     }
     if (handler.type === 'http') {
-      const r = await runHttpHook(handler, input, { env: this.o.env, timeoutMs, signal });
+      const r = await runHttpHook(handler, input, { env: this.o.headerEnv ?? this.o.env, timeoutMs, signal });
       record(r);
       return r;
     }

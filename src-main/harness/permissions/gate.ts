@@ -5,6 +5,8 @@ export type GateDecision =
       behavior: 'allow';
       /** Where the call's paths really led when it was allowed; the tool must not go elsewhere. */
       checkedPaths?: string[];
+      /** The input the call runs with instead of the model's (a PreToolUse hook's `updatedInput`). */
+      updatedInput?: Record<string, unknown>;
     }
   | { behavior: 'deny'; message: string };
 

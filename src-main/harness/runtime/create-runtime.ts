@@ -11,6 +11,7 @@ import { TeamManager } from '../teams/team-manager';
 import { coordinatorTools } from '../teams/tools/coordinator-tools';
 import { sessionMemoryFor } from '../memory/dream/session-memory';
 import { SessionMemoryPrompt } from '../memory/memory-prompt';
+import { promptHook, stopHook, withPostToolUseHooks, withPreToolUseHooks } from '../hooks/wire';
 import { createSpawner } from './subagents';
 import { createWorkerFactory } from './teammates';
 import type { AgentRuntime, RuntimeSetup } from './types';
@@ -86,9 +87,14 @@ export function createRuntime(s: RuntimeSetup): AgentRuntime {
           onNested,
         })
       : undefined;
-  const tools = team
+  const ownTools = team
     ? coordinatorTools(() => team.coordinator().agentTypes())
     : [...s.tools.filter((t) => t.name !== 'Agent'), ...(spawner ? [agentTool(spawner)] : [])];
+  const tools = s.hooks ? withPostToolUseHooks(ownTools, s.hooks) : ownTools;
+  // PreToolUse hooks run before the permission rules (hooks/wire.ts), outermost, so the input a hook
+  // gives is judged by everything after it (a read-only agent's restriction included).
+  const ruleGate = s.restrictGate ? s.restrictGate(waitForSandbox(gate)) : waitForSandbox(gate);
+  const hookedGate = s.hooks ? withPreToolUseHooks(ruleGate, s.hooks, s.onDecision) : ruleGate;
   const shell = createSessionShell({
     sessionDir,
     locations: s.locations,
@@ -106,7 +112,7 @@ export function createRuntime(s: RuntimeSetup): AgentRuntime {
     model: s.model,
     fallbackModel: s.fallbackModel,
     permissionMode: s.initialMode,
-    gate: s.restrictGate ? s.restrictGate(waitForSandbox(gate)) : waitForSandbox(gate),
+    gate: hookedGate,
     tools,
     models: s.models,
     toolEnv: s.toolEnv,
@@ -130,6 +136,8 @@ export function createRuntime(s: RuntimeSetup): AgentRuntime {
     instructionRoots: { homeDir: s.home, carapaceHome: s.locations.home },
     // Every agent of the session awaits the same budget before each model request.
     budget: s.budget,
+    // A session's prompts and its turn's end: its main agent's hooks only.
+    ...(s.hooks && !s.agent ? { onStop: stopHook(s.hooks), onPromptSubmit: promptHook(s.hooks) } : {}),
   });
   const built = engine;
   // The session's long-lived sandboxed shell ends with its engine (a closed tab, a finished -p run).

@@ -5,6 +5,7 @@ import type { AgentCatalog } from '../agents/definition';
 import type { QueryEngine, EngineOptions, TurnResult } from '../engine/query-engine';
 import type { AgentEvent } from '../events/agent-event';
 import type { EngineGate, PermissionLogEntry } from '../permissions/engine-gate';
+import type { HookRunner } from '../hooks/dispatch';
 import type { PermissionGate } from '../permissions/gate';
 import type { PermissionHandler } from '../permissions/handlers';
 import type { SourceLocations } from '../permissions/settings-sources';
@@ -89,6 +90,11 @@ export interface RuntimeSetup extends Pick<
    * sub-agents and teammates with the rest of this setup, so they spend from the same budget.
    */
   budget?: BudgetGate | undefined;
+  /**
+   * The session's hooks (settings `hooks`): PreToolUse and PostToolUse for every agent of the session;
+   * UserPromptSubmit and Stop for its main agent only.
+   */
+  hooks?: HookRunner | undefined;
 }
 
 export interface AgentRuntime {

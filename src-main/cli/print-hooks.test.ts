@@ -1,0 +1,297 @@
+import { once } from 'node:events';
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { PassThrough } from 'node:stream';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { startScriptedApi } from '../devtools/scripted-api/server';
+import type { ScenarioInput } from '../devtools/scripted-api/scenario';
+import { text, toolUse } from '../test-support/engine';
+import { tempDir } from '../test-support/temp';
+import { parsePrintArgs } from './print-args';
+import { runPrint } from './print-command';
+
+/*
+ * Hooks through `carapace -p` against the scripted Messages API: the project's own
+ * .claude/settings.json hooks run in print mode, as in Claude Code.
+ */
+
+type StepInput = ScenarioInput['steps'][number];
+
+async function setup(hooks: object | null, steps: StepInput[], extraEnv: Record<string, string> = {}) {
+  const api = await startScriptedApi({
+    scenario: { steps: [...steps, { times: true, reply: { content: [text('Done.')] } }] },
+  });
+  onTestFinished(() => api.close());
+  const home = tempDir('carapace-hooks-home-');
+  const project = realpathSync(tempDir('carapace-hooks-project-'));
+  if (hooks) {
+    mkdirSync(path.join(project, '.claude'), { recursive: true });
+    writeFileSync(path.join(project, '.claude', 'settings.json'), JSON.stringify({ hooks }));
+  }
+  const env = {
+    CARAPACE_HOME: home,
+    HOME: home,
+    PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+    ANTHROPIC_API_KEY: 'test',
+    ANTHROPIC_BASE_URL: api.url,
+    ...extraEnv,
+  };
+  const run = async (argv: string[]) => {
+    const stdout = new PassThrough();
+    const stderr = new PassThrough();
+    let out = '';
+    let err = '';
+    stdout.on('data', (c: Buffer) => (out += c.toString()));
+    stderr.on('data', (c: Buffer) => (err += c.toString()));
+    const code = await runPrint(
+      parsePrintArgs([...argv, '--model', 'claude-sonnet-4-5', '--output-format', 'json']),
+      {
+        stdout,
+        stderr,
+        stdin: process.stdin,
+        env,
+        cwd: project,
+      },
+    );
+    return { code, result: JSON.parse(out) as Record<string, unknown>, stderr: err };
+  };
+  const file = (name: string) => path.join(project, name);
+  return { api, project, run, file };
+}
+
+const command = (cmd: string, extra: object = {}) => ({ type: 'command', command: cmd, ...extra });
+/** The tool_result blocks of a recorded request's last message. */
+function toolResults(body: { messages: { content: unknown }[] }): { content: unknown; is_error?: boolean }[] {
+  const last = body.messages.at(-1)?.content;
+  return Array.isArray(last)
+    ? (last as { type: string; content: unknown; is_error?: boolean }[]).filter(
+        (b) => b.type === 'tool_result',
+      )
+    : [];
+}
+const resultText = (block: { content: unknown } | undefined) =>
+  typeof block?.content === 'string' ? block.content : JSON.stringify(block?.content);
+
+describe('carapace -p with hooks', () => {
+  it('a PreToolUse hook exiting 2 blocks a Bash call: no side effect, its stderr in the tool_result', async () => {
+    const steps = [{ reply: { content: [toolUse('Bash', { command: 'touch made.txt' })] } }];
+    // Without the hook, the allowed command does run: the block below is the hook's.
+    const control = await setup(null, steps);
+    expect((await control.run(['-p', 'go', '--allowedTools', 'Bash'])).code).toBe(0);
+    expect(existsSync(control.file('made.txt'))).toBe(true);
+
+    const { api, run, file } = await setup(
+      {
+        PreToolUse: [
+          { matcher: 'Bash', hooks: [command('echo "touching is not allowed here" >&2; exit 2')] },
+        ],
+      },
+      steps,
+    );
+    const { code, result, stderr } = await run(['-p', 'go', '--allowedTools', 'Bash']);
+    expect(code).toBe(0);
+    // The project's hooks run in -p, so they are not listed among what an untrusted folder loses.
+    expect(stderr).not.toContain('not trusted');
+    expect(existsSync(file('made.txt'))).toBe(false);
+    const [block] = toolResults(api.requests[1]?.body as never);
+    expect(block?.is_error).toBe(true);
+    expect(resultText(block)).toContain('touching is not allowed here');
+    expect(result['permission_denials']).toHaveLength(1);
+  });
+
+  it('a hook reads the event JSON from stdin with the right fields', async () => {
+    const { run, file, project } = await setup(
+      { PreToolUse: [{ matcher: 'Bash', hooks: [command('cat > "$CLAUDE_PROJECT_DIR/stdin.json"')] }] },
+      [{ reply: { content: [toolUse('Bash', { command: 'echo hi' }, 'toolu_1')] } }],
+    );
+    const { result } = await run(['-p', 'go', '--allowedTools', 'Bash']);
+    const input = JSON.parse(readFileSync(file('stdin.json'), 'utf8')) as Record<string, unknown>;
+    expect(input).toMatchObject({
+      session_id: result['session_id'],
+      cwd: project,
+      hook_event_name: 'PreToolUse',
+      permission_mode: 'default',
+      tool_name: 'Bash',
+      tool_input: { command: 'echo hi' },
+      tool_use_id: 'toolu_1',
+    });
+    expect(String(input['transcript_path'])).toMatch(new RegExp(`${String(result['session_id'])}\\.jsonl$`));
+  });
+
+  it('PostToolUse runs after an Edit, with the file already changed', async () => {
+    const { run, file } = await setup(
+      {
+        PostToolUse: [
+          {
+            matcher: 'Edit|Write',
+            hooks: [
+              command(
+                'cat > "$CLAUDE_PROJECT_DIR/post.json"; cat "$CLAUDE_PROJECT_DIR/a.txt" > "$CLAUDE_PROJECT_DIR/seen.txt"',
+              ),
+            ],
+          },
+        ],
+      },
+      [
+        { reply: { content: [toolUse('Read', { file_path: 'a.txt' })] } },
+        {
+          reply: {
+            content: [toolUse('Edit', { file_path: 'a.txt', old_string: 'hello', new_string: 'bye' })],
+          },
+        },
+      ],
+    );
+    writeFileSync(file('a.txt'), 'hello\n');
+    expect((await run(['-p', 'edit it', '--allowedTools', 'Edit'])).code).toBe(0);
+    expect(readFileSync(file('a.txt'), 'utf8')).toBe('bye\n');
+    expect(readFileSync(file('seen.txt'), 'utf8')).toBe('bye\n');
+    const post = JSON.parse(readFileSync(file('post.json'), 'utf8')) as Record<string, unknown>;
+    expect(post).toMatchObject({ hook_event_name: 'PostToolUse', tool_name: 'Edit' });
+    expect(post['tool_input']).toMatchObject({ old_string: 'hello', new_string: 'bye' });
+    expect(post).toHaveProperty('tool_response');
+  });
+
+  it('UserPromptSubmit stdout reaches the request as context; a block stops the prompt', async () => {
+    const { api, run } = await setup(
+      { UserPromptSubmit: [{ hooks: [command('echo "Ticket ABC-123 is about the login page."')] }] },
+      [],
+    );
+    await run(['-p', 'fix the ticket']);
+    const sent = JSON.stringify(api.requests[0]?.body.messages);
+    expect(sent).toContain('fix the ticket');
+    expect(sent).toContain('Ticket ABC-123 is about the login page.');
+
+    const blocked = await setup(
+      { UserPromptSubmit: [{ hooks: [command('echo "no secrets in prompts" >&2; exit 2')] }] },
+      [],
+    );
+    await blocked.run(['-p', 'my password is hunter2']);
+    expect(blocked.api.requests).toHaveLength(0);
+  });
+
+  it('a Stop hook\'s {"decision":"block"} continues the turn once with its reason', async () => {
+    const { api, run } = await setup(
+      {
+        Stop: [
+          {
+            hooks: [
+              command(
+                'cat > /dev/null; if [ -f "$CLAUDE_PROJECT_DIR/stopped" ]; then exit 0; fi; touch "$CLAUDE_PROJECT_DIR/stopped"; echo \'{"decision":"block","reason":"run the linter first"}\'',
+              ),
+            ],
+          },
+        ],
+      },
+      [{ reply: { content: [text('First answer.')] } }, { reply: { content: [text('Linted, all clean.')] } }],
+    );
+    const { result } = await run(['-p', 'do it']);
+    expect(api.requests).toHaveLength(2);
+    expect(JSON.stringify(api.requests[1]?.body.messages?.at(-1))).toContain('run the linter first');
+    expect(result['result']).toBe('Linted, all clean.');
+  });
+
+  it('permissionDecision "deny" denies the call, with its reason in the tool_result', async () => {
+    const deny = JSON.stringify({
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        permissionDecision: 'deny',
+        permissionDecisionReason: 'use the build script instead',
+      },
+    });
+    const { api, run, file } = await setup(
+      { PreToolUse: [{ matcher: 'Bash', hooks: [command(`echo '${deny}'`)] }] },
+      [{ reply: { content: [toolUse('Bash', { command: 'touch built.txt' })] } }],
+    );
+    const { result } = await run(['-p', 'build', '--allowedTools', 'Bash']);
+    expect(existsSync(file('built.txt'))).toBe(false);
+    expect(resultText(toolResults(api.requests[1]?.body as never)[0])).toContain(
+      'use the build script instead',
+    );
+    expect(result['permission_denials']).toHaveLength(1);
+  });
+
+  it("a PreToolUse hook's updatedInput replaces the call's input, and the rules judge the new input", async () => {
+    const update = (command: string) =>
+      JSON.stringify({ hookSpecificOutput: { permissionDecision: 'allow', updatedInput: { command } } });
+    const { run, file } = await setup(
+      { PreToolUse: [{ matcher: 'Bash', hooks: [command(`echo '${update('touch changed.txt')}'`)] }] },
+      [{ reply: { content: [toolUse('Bash', { command: 'touch original.txt' })] } }],
+    );
+    await run(['-p', 'go', '--allowedTools', 'Bash(touch:*)']);
+    expect(existsSync(file('changed.txt'))).toBe(true);
+    expect(existsSync(file('original.txt'))).toBe(false);
+
+    // A replacement the rules do not allow is refused like any call.
+    const denied = await setup(
+      { PreToolUse: [{ matcher: 'Bash', hooks: [command(`echo '${update('rm -f kept.txt')}'`)] }] },
+      [{ reply: { content: [toolUse('Bash', { command: 'touch x.txt' })] } }],
+    );
+    writeFileSync(denied.file('kept.txt'), '');
+    const { result } = await denied.run(['-p', 'go', '--allowedTools', 'Bash(touch:*)']);
+    expect(existsSync(denied.file('kept.txt'))).toBe(true);
+    expect(result['permission_denials']).toHaveLength(1);
+  });
+
+  it('an `if: "Bash(git *)"` hook skips `ls` and runs for `git`', async () => {
+    const { run, file } = await setup(
+      {
+        PreToolUse: [
+          {
+            matcher: 'Bash',
+            hooks: [
+              command('cat >> "$CLAUDE_PROJECT_DIR/ran.jsonl"; echo >> "$CLAUDE_PROJECT_DIR/ran.jsonl"', {
+                if: 'Bash(git *)',
+              }),
+            ],
+          },
+        ],
+      },
+      [
+        { reply: { content: [toolUse('Bash', { command: 'ls' })] } },
+        { reply: { content: [toolUse('Bash', { command: 'git --version' })] } },
+      ],
+    );
+    await run(['-p', 'look', '--allowedTools', 'Bash']);
+    const lines = readFileSync(file('ran.jsonl'), 'utf8').trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0] ?? '')).toMatchObject({ tool_input: { command: 'git --version' } });
+  });
+
+  it('an http hook gets the POST; its $SECRET header is filled only when allowed', async () => {
+    const seen: { url: string; headers: IncomingHttpHeaders; body: string }[] = [];
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        seen.push({ url: req.url ?? '', headers: req.headers, body });
+        res.writeHead(200).end();
+      });
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    onTestFinished(() => void server.close());
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const http = (pathName: string, allowed: string[]) => ({
+      type: 'http',
+      url: `${url}${pathName}`,
+      headers: { authorization: 'Bearer $SECRET' },
+      allowedEnvVars: allowed,
+    });
+    const { run } = await setup(
+      { UserPromptSubmit: [{ hooks: [http('/allowed', ['SECRET']), http('/not-allowed', [])] }] },
+      [],
+      { SECRET: 's3cret-value' },
+    );
+    await run(['-p', 'hello']);
+    expect(seen).toHaveLength(2);
+    const auth = (p: string) => seen.find((s) => s.url === p)?.headers['authorization'];
+    expect(auth('/allowed')).toBe('Bearer s3cret-value');
+    expect(auth('/not-allowed')).toBe('Bearer');
+    expect(JSON.parse(seen[0]?.body ?? '')).toMatchObject({
+      hook_event_name: 'UserPromptSubmit',
+      prompt: 'hello',
+    });
+  });
+});

@@ -1,0 +1,179 @@
+import { randomUUID } from 'node:crypto';
+import type { MessageItem } from '@shared/domain/messages';
+import type { PermissionLogEntry } from '@shared/domain/permissions';
+import { summarize } from '../permissions/engine-gate';
+import type { PermissionGate } from '../permissions/gate';
+import { stopHookNudge } from '../loop/nudges';
+import type { AnyTool, ToolOutput } from '../tools/tool';
+import type { HookRunner } from './dispatch';
+
+/**
+ * Where hooks meet a runtime: PreToolUse in front of the permission gate, PostToolUse and
+ * PostToolUseFailure around each tool's call, UserPromptSubmit before a prompt is sent, Stop
+ * through the query loop's stop seam.
+ */
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Context a hook adds, as the model reads it (Claude Code wraps it as a system reminder). */
+export function hookContext(event: string, parts: readonly string[]): string {
+  return `<system-reminder>\n${event} hook additional context:\n${parts.join('\n')}\n</system-reminder>`;
+}
+
+/**
+ * PreToolUse: the hooks run before the permission rules. A block (exit 2) or a `deny` refuses the
+ * call (its reason goes back to the model in the tool_result, and to the permission log with the
+ * hook's source); otherwise the call goes to the gate with the hook's `updatedInput`, if any, which
+ * the rules then judge like any input.
+ */
+export function withPreToolUseHooks(
+  inner: PermissionGate,
+  runner: HookRunner,
+  onDecision?: (entry: PermissionLogEntry) => void,
+): PermissionGate {
+  return {
+    filterTools: (tools) => inner.filterTools(tools),
+    async check(tool, input, ctx) {
+      if (!runner.has('PreToolUse')) return inner.check(tool, input, ctx);
+      const args = isObject(input) ? input : {};
+      const out = await runner.run(
+        'PreToolUse',
+        { toolName: tool.name, toolInput: args },
+        { tool_name: tool.name, tool_input: args, tool_use_id: ctx.toolUseId },
+        ctx.abortSignal,
+      );
+      if (out.permission?.decision === 'deny' || out.blocked !== null) {
+        const reason = out.blocked ?? out.permission?.reason ?? '';
+        const source = out.permission?.source;
+        onDecision?.({
+          id: randomUUID(),
+          at: new Date().toISOString(),
+          toolName: tool.name,
+          toolUseId: ctx.toolUseId,
+          summary: summarize(tool, args),
+          input: args,
+          behavior: 'deny',
+          decidedBy: 'hook',
+          reason: `refused by a PreToolUse hook${source ? ` (${source} settings)` : ''}${reason ? `: ${reason}` : ''}`,
+        });
+        return {
+          behavior: 'deny',
+          message: `A PreToolUse hook blocked this ${tool.name} call${reason ? `: ${reason}` : '.'}`,
+        };
+      }
+      const updated = out.updatedInput;
+      const decision = await inner.check(tool, updated ?? input, ctx);
+      return updated && decision.behavior === 'allow' ? { ...decision, updatedInput: updated } : decision;
+    },
+  };
+}
+
+function appendText(output: ToolOutput, text: string): ToolOutput {
+  const content =
+    typeof output.content === 'string'
+      ? `${output.content}\n\n${text}`
+      : [...output.content, { type: 'text' as const, text }];
+  return { ...output, content };
+}
+
+function textOf(content: ToolOutput['content']): string {
+  return typeof content === 'string'
+    ? content
+    : content.map((b) => (b.type === 'text' ? b.text : '')).join('\n');
+}
+
+/**
+ * PostToolUse after a call that succeeded, PostToolUseFailure after one that failed. What the hooks
+ * say back (a block's reason, additionalContext) is added to the tool_result the model reads; the
+ * tool has run either way.
+ */
+export function withPostToolUseHooks(tools: readonly AnyTool[], runner: HookRunner): AnyTool[] {
+  return tools.map((tool) => ({
+    ...tool,
+    async *call(input, ctx) {
+      const started = performance.now();
+      const output = yield* tool.call(input, ctx);
+      const event = output.isError ? 'PostToolUseFailure' : 'PostToolUse';
+      if (!runner.has(event)) return output;
+      const args = isObject(input) ? input : {};
+      const out = await runner.run(
+        event,
+        { toolName: tool.name, toolInput: args },
+        {
+          tool_name: tool.name,
+          tool_input: args,
+          tool_use_id: ctx.toolUseId,
+          duration_ms: Math.round(performance.now() - started),
+          ...(output.isError ? { error: textOf(output.content) } : { tool_response: output.content }),
+        },
+        ctx.abortSignal,
+      );
+      let result = output;
+      if (out.blocked !== null) result = appendText(result, `${event} hook feedback: ${out.blocked}`);
+      if (out.context.length > 0) result = appendText(result, hookContext(event, out.context));
+      return result;
+    },
+  }));
+}
+
+/** The text of the last assistant message. */
+function lastAssistantText(messages: readonly MessageItem[]): string {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m?.role === 'assistant') return m.content.map((b) => (b.type === 'text' ? b.text : '')).join('');
+  }
+  return '';
+}
+
+/** Whether the turn is already going on because a Stop hook blocked its end. */
+function stopHookActive(messages: readonly MessageItem[]): boolean {
+  const prefix = stopHookNudge('').split(':')[0] ?? '';
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m?.role !== 'user' || m.origin === 'tool_results') continue;
+    return m.origin === 'nudge' && m.content.some((b) => b.type === 'text' && b.text.startsWith(prefix));
+  }
+  return false;
+}
+
+/**
+ * Stop: a block (exit 2, `decision: "block"`) keeps the turn going with its reason (the query loop
+ * caps these at 8 in a row).
+ */
+export function stopHook(runner: HookRunner): (messages: readonly MessageItem[]) => Promise<string | null> {
+  return async (messages) => {
+    if (!runner.has('Stop')) return null;
+    const out = await runner.run(
+      'Stop',
+      {},
+      { stop_hook_active: stopHookActive(messages), last_assistant_message: lastAssistantText(messages) },
+    );
+    return out.blocked;
+  };
+}
+
+export interface PromptHookAnswer {
+  /** Why the prompt is refused (it is then not sent, nor kept), or null. */
+  blocked: string | null;
+  /** Context for the model, sent with the prompt. */
+  context: string | null;
+  /** Warnings for the person. */
+  messages: string[];
+}
+
+/** UserPromptSubmit: runs before the prompt is sent; a block erases it, context travels with it. */
+export function promptHook(
+  runner: HookRunner,
+): (prompt: string, signal: AbortSignal) => Promise<PromptHookAnswer> {
+  return async (prompt, signal) => {
+    if (!runner.has('UserPromptSubmit')) return { blocked: null, context: null, messages: [] };
+    const out = await runner.run('UserPromptSubmit', {}, { prompt }, signal);
+    const blocked = out.blocked ?? (out.stop ? out.stop.reason : null);
+    return {
+      blocked,
+      context: out.context.length > 0 ? hookContext('UserPromptSubmit', out.context) : null,
+      messages: out.messages,
+    };
+  };
+}
