@@ -48,11 +48,12 @@ export type LoopEvent =
     }
   /**
    * An automatic compaction ran before a request: its summary (the new context's first message), or
-   * why it failed; `breakerOpen` once failures in a row have switched it off for the session.
+   * why it failed; `breakerOpen` once failures in a row have switched it off for the session. `snip`:
+   * the middle of a long history was dropped (no model call; the first message carries the marker).
    */
   | {
       type: 'compaction';
-      trigger: 'auto';
+      trigger: 'auto' | 'snip';
       ok: boolean;
       summary: MessageItem | null;
       breakerOpen: boolean;

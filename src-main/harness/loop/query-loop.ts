@@ -11,6 +11,7 @@ import { StreamingToolExecutor } from '../executor/streaming-tool-executor';
 import type { AnyTool, ToolUseContext } from '../tools/tool';
 import { autoCompactStep } from './autocompact';
 import { collapseDrain } from './collapse';
+import { snip } from './snip';
 import { reactiveCompact } from './compact';
 import { RESUME_AFTER_OUTPUT_LIMIT, stopHookNudge, tokenBudgetNudge } from './nudges';
 import { buildRequest } from './request';
@@ -262,7 +263,28 @@ export async function* queryLoop(params: QueryParams): AsyncGenerator<LoopEvent,
 
   try {
     while (true) {
-      if (params.compaction) {
+      // Snip first (local, free), then a summary if still past the line. Right after a snip the last
+      // response's usage still counts the dropped messages: the next response's will tell.
+      const snipped = params.compaction ? snip(state.messages, params.compaction.snip) : null;
+      if (snipped) {
+        yield {
+          type: 'context_replaced',
+          messages: snipped.messages,
+          how: 'compact',
+          keepFromId: snipped.keepFromId,
+          summary: snipped.head,
+          affected: snipped.dropped,
+        };
+        yield {
+          type: 'compaction',
+          trigger: 'snip',
+          ok: true,
+          summary: snipped.head,
+          breakerOpen: false,
+          detail: `Long history: ${snipped.dropped} messages snipped from the middle.`,
+        };
+        state = { ...state, messages: snipped.messages };
+      } else if (params.compaction) {
         const compacted = yield* autoCompactStep({
           auto: params.compaction.auto,
           client: params.models.clientFor(model),

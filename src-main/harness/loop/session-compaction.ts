@@ -1,9 +1,11 @@
 import { AutoCompact, type AutoCompactOptions } from './autocompact';
 import { Microcompact, type MicrocompactOptions } from './microcompact';
+import type { SnipOptions } from './snip';
 
 export interface CompactionOptions {
   microcompact?: MicrocompactOptions | undefined;
   autoCompact?: AutoCompactOptions | undefined;
+  snip?: SnipOptions | undefined;
 }
 
 /**
@@ -14,9 +16,11 @@ export interface CompactionOptions {
 export class SessionCompaction {
   readonly microcompact: Microcompact;
   readonly auto: AutoCompact;
+  readonly snip: SnipOptions;
 
   constructor(options: CompactionOptions = {}) {
     this.microcompact = new Microcompact(options.microcompact);
     this.auto = new AutoCompact(options.autoCompact);
+    this.snip = options.snip ?? {};
   }
 }
