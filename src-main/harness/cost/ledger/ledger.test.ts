@@ -9,12 +9,14 @@ import {
   statSync,
   utimesSync,
 } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { projectSlug } from '../../../platform/paths';
 import { tempDir } from '../../../test-support/temp';
 import { priceResponse } from '../pricing';
 import { LEDGER_FILE, UsageLedger, localDay } from './index';
+import { readCarapaceFile } from './read-carapace';
 import { appendUsage, type UsageSpec, usageLine, writeSession } from './test-transcripts';
 
 const ALL = { projectPaths: null, from: '2026-01-01', to: '2026-12-31', sources: ['carapace' as const] };
@@ -575,6 +577,63 @@ describe('UsageLedger', () => {
     const { problems } = await l.refresh();
     expect(l.report(ALL).sessions.map((s) => s.sessionId)).not.toContain('foreign');
     expect(problems.join('\n')).toMatch(/symbolic link/);
+    // The reader itself, handed the link (as when a transcript is swapped for one after the
+    // listing), refuses it rather than reading where it leads.
+    const r = readCarapaceFile(path.join(home, 'projects', projectSlug('/work/alpha'), 'foreign.jsonl'));
+    expect(r.info).toBeNull();
+    expect(r.records).toEqual([]);
+    expect(r.problems.join('\n')).toMatch(/symbolic link/);
+  });
+
+  it('does not follow a symlinked subagents or session folder pointing outside $CARAPACE_HOME', async () => {
+    const home = tempDir();
+    const outside = tempDir();
+    const { all } = seed(home);
+    const foreign: UsageSpec = {
+      apiId: 'msg_foreign',
+      model: 'claude-opus-4-1',
+      costMicros: 999_999,
+      turn: 1,
+      at: '2026-03-02T10:00:00.000Z',
+    };
+    // Outside: a session folder with a sub-agent's transcript in it.
+    const elsewhere = writeSession({
+      carapaceHome: outside,
+      projectPath: '/work/alpha',
+      sessionId: 'sess-b',
+      agent: { agentId: 'agent-x', name: 'spy', agentType: 'Explore' },
+      usages: [foreign],
+    });
+    const subagentsOutside = path.dirname(elsewhere);
+    const projectDir = path.join(home, 'projects', projectSlug('/work/beta'));
+    // A real session folder whose `subagents` is a link to the outside one…
+    mkdirSync(path.join(projectDir, 'sess-b'), { recursive: true });
+    symlinkSync(subagentsOutside, path.join(projectDir, 'sess-b', 'subagents'));
+    // …and a session folder that is itself a link.
+    symlinkSync(path.dirname(subagentsOutside), path.join(projectDir, 'sess-linked'));
+    const l = new UsageLedger({ carapaceHome: home });
+    const { problems } = await l.refresh();
+    expect(totals(l)).toEqual(byHand(all));
+    expect(l.sessionDetail('sess-b')!.byMember.map((m) => m.name)).toEqual(['Main agent']);
+    expect(problems.join('\n')).toMatch(/subagents: skipped, a symbolic link/);
+  });
+
+  it('passes over a FIFO named like a transcript without waiting on it', async () => {
+    const home = tempDir();
+    const { all } = seed(home);
+    const projectDir = path.join(home, 'projects', projectSlug('/work/alpha'));
+    const fifo = path.join(projectDir, 'sess-fifo.jsonl');
+    const subFifo = path.join(projectDir, 'sess-a', 'subagents', 'agent-fifo.jsonl');
+    execFileSync('mkfifo', [fifo, subFifo]);
+    // Nothing ever writes to them: a blocking open would hang this test.
+    const l = new UsageLedger({ carapaceHome: home });
+    await l.refresh();
+    expect(totals(l)).toEqual(byHand(all));
+    // The reader itself, handed the FIFO (as when a transcript is swapped for one after the
+    // listing), opens it without blocking and refuses it.
+    const r = readCarapaceFile(fifo);
+    expect(r.info).toBeNull();
+    expect(r.problems.join('\n')).toMatch(/not a regular file/);
   });
 
   it('ignores other .jsonl files (mailboxes, rosters) and memory folders', async () => {

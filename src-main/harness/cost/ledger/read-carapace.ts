@@ -1,9 +1,9 @@
-import { lstatSync, readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import type { TokenCounts } from '@shared/domain/cost-report';
 import { TokenUsage } from '@shared/domain/usage';
-import { describeError } from '../../../platform/errors';
+import { describeError, errnoCode } from '../../../platform/errors';
 import { priceResponse, tokenCountsOf } from '../pricing';
 import { UsageLine } from '../usage-line';
 import type { TranscriptInfo, UsageRecord } from '../usage-record';
@@ -68,15 +68,23 @@ export function readCarapaceFile(file: string): CarapaceFile {
 
   let buf: Buffer;
   try {
-    const st = lstatSync(file);
-    if (st.isSymbolicLink()) {
+    // Where O_NOFOLLOW does not exist (Windows), links are refused before opening.
+    if (NO_FOLLOW === 0 && lstatSync(file).isSymbolicLink()) {
       problem('skipped: a symbolic link (links are not followed).');
       return none();
     }
-    if (!st.isFile()) return none();
-    buf = readFileSync(file);
+    const read = readRegularFile(file);
+    if (read === null) {
+      problem('skipped: not a regular file (a FIFO, socket or device is never read).');
+      return none();
+    }
+    buf = read;
   } catch (error) {
-    problem(`could not be read (${describeError(error)}).`);
+    problem(
+      errnoCode(error) === 'ELOOP'
+        ? 'skipped: a symbolic link (links are not followed).'
+        : `could not be read (${describeError(error)}).`,
+    );
     return none();
   }
 
@@ -206,6 +214,38 @@ export function readCarapaceFile(file: string): CarapaceFile {
   let earliestAt: number | null = null;
   for (const r of records) if (earliestAt === null || r.at < earliestAt) earliestAt = r.at;
   return { info, records, problems, earliestAt };
+}
+
+// Not defined on Windows (no FIFOs to fear there, and links are checked before opening).
+const NO_FOLLOW = (constants as Partial<typeof constants>).O_NOFOLLOW ?? 0;
+const NON_BLOCK = (constants as Partial<typeof constants>).O_NONBLOCK ?? 0;
+
+/**
+ * A regular file's bytes, or null for anything else, decided on the open file (no window between a
+ * check and the open): a FIFO opens at once with O_NONBLOCK (and fstat refuses it) instead of
+ * waiting forever for a writer; a link is refused by O_NOFOLLOW (ELOOP) instead of followed.
+ */
+function readRegularFile(file: string): Buffer | null {
+  const fd = openSync(file, constants.O_RDONLY | NO_FOLLOW | NON_BLOCK);
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) return null;
+    const chunks: Buffer[] = [];
+    let total = 0;
+    // Sized by fstat, read until the end (the file may have grown since).
+    let buf = Buffer.allocUnsafe(Math.max(st.size, 64 * 1024));
+    for (;;) {
+      const n = readSync(fd, buf, 0, buf.length, null);
+      if (n === 0) break;
+      chunks.push(buf.subarray(0, n));
+      total += n;
+      if (n === buf.length) buf = Buffer.allocUnsafe(buf.length);
+      else buf = buf.subarray(n);
+    }
+    return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 function recordOfUsage(o: Record<string, unknown>, info: TranscriptInfo): UsageRecord | string {

@@ -1,10 +1,11 @@
-import { type Dirent, readdirSync } from 'node:fs';
+import { type Dirent, lstatSync, readdirSync, type Stats } from 'node:fs';
 import path from 'node:path';
 
 /**
  * Every file that may be a Carapace transcript: `projects/<slug>/*.jsonl` and
  * `projects/<slug>/<sessionId>/subagents/*.jsonl`. Symbolic links are never followed (a link could
- * lead outside `$CARAPACE_HOME`); a linked transcript is reported. Whether a file is a transcript at
+ * lead outside `$CARAPACE_HOME`): a linked project or session folder is passed over, a linked
+ * transcript or `subagents` folder is reported. Whether a file is a transcript at
  * all (its first line a `session` line) is decided when it is read.
  */
 export function listCarapaceFiles(projectsDir: string): { files: string[]; problems: string[] } {
@@ -33,9 +34,20 @@ export function listCarapaceFiles(projectsDir: string): { files: string[]; probl
       if (e.isDirectory()) {
         if (e.name === 'memory') continue;
         const sub = join(join(projectDir, e.name), 'subagents');
-        for (const s of entries(sub)) take(sub, s);
+        // readdir would follow a linked `subagents` folder wherever it leads.
+        const st = lstatOrNull(sub);
+        if (st?.isSymbolicLink()) problems.push(`${sub}: skipped, a symbolic link (links are not followed).`);
+        else if (st?.isDirectory()) for (const s of entries(sub)) take(sub, s);
       } else take(projectDir, e);
     }
   }
   return { files, problems };
+}
+
+function lstatOrNull(file: string): Stats | null {
+  try {
+    return lstatSync(file, { throwIfNoEntry: false }) ?? null;
+  } catch {
+    return null;
+  }
 }
