@@ -14,7 +14,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { projectSlug } from '../../../platform/paths';
 import { tempDir } from '../../../test-support/temp';
-import { priceResponse } from '../pricing';
+import { PRICE_TABLE, priceResponse } from '../pricing';
 import { LEDGER_FILE, UsageLedger, localDay } from './index';
 import { readCarapaceFile } from './read-carapace';
 import { appendUsage, type UsageSpec, usageLine, writeSession } from './test-transcripts';
@@ -699,6 +699,78 @@ describe('UsageLedger', () => {
       costMicros: expected.kind === 'priced' ? expected.micros : -1,
     });
     expect(l.sessionDetail('old')!.byTurn.map((t) => t.turn)).toEqual([1, 2]);
+  });
+
+  it('rebuilds a cache written under another price table: what it priced itself is priced again', async () => {
+    const home = tempDir();
+    const tokens = {
+      input: 1000,
+      output: 200,
+      cacheWrite5m: 0,
+      cacheWrite1h: 0,
+      cacheRead: 50,
+      webSearches: 0,
+    };
+    // An older transcript (no usage lines): the ledger prices its reply when it reads it.
+    const old = writeSession({
+      carapaceHome: home,
+      projectPath: '/work/alpha',
+      sessionId: 'old',
+      usages: [
+        {
+          apiId: 'msg_o1',
+          model: 'claude-opus-4-1',
+          tokens,
+          costMicros: 1,
+          turn: 1,
+          at: '2026-03-02T10:00:00.000Z',
+        },
+      ],
+    });
+    writeFileSync(
+      old,
+      readFileSync(old, 'utf8')
+        .split('\n')
+        .filter((x) => !x.includes('"type":"usage"'))
+        .join('\n'),
+    );
+    // A current one: its usage line keeps the price it was given when the reply arrived.
+    writeSession({
+      carapaceHome: home,
+      projectPath: '/work/alpha',
+      sessionId: 'new',
+      usages: [
+        {
+          apiId: 'msg_n1',
+          model: 'claude-opus-4-1',
+          tokens,
+          costMicros: 4_321,
+          turn: 1,
+          at: '2026-03-02T11:00:00.000Z',
+        },
+      ],
+    });
+    const now = priceResponse('claude-opus-4-1', tokens);
+    if (now.kind !== 'priced') throw new Error('the test model must be in the price table');
+    const first = new UsageLedger({ carapaceHome: home });
+    await first.refresh();
+    expect(first.sessionDetail('old')!.total.costMicros).toBe(now.micros);
+    // The cache as an earlier version of Carapace would have left it: the same records, the
+    // ledger's own pricing done with an older table.
+    const cache = path.join(home, LEDGER_FILE);
+    const c = decodeCache(readFileSync(cache, 'utf8'));
+    expect(c.json.priceTable).toBe(PRICE_TABLE.version);
+    c.json.priceTable = 'an-older-table';
+    c.cols.cost = c.cols.cost!.map((v) => (v === now.micros ? 1 : v));
+    writeFileSync(cache, encodeCache(c));
+    const l = new UsageLedger({ carapaceHome: home });
+    expect((await l.refresh()).changedFiles).toBe(2);
+    expect(l.sessionDetail('old')!.total.costMicros).toBe(now.micros);
+    expect(l.sessionDetail('new')!.total.costMicros).toBe(4_321);
+    // Rebuilt under this table, the cache is trusted again.
+    const again = new UsageLedger({ carapaceHome: home });
+    expect((await again.refresh()).changedFiles).toBe(0);
+    expect(again.report(ALL).total.costMicros).toBe(now.micros + 4_321);
   });
 
   describe('in a time zone west of UTC', () => {
