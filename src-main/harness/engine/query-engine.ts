@@ -16,6 +16,7 @@ import type { DescribedApiError } from '../model/api-errors';
 import type { ModelRouter } from '../model/model-client';
 import { queryLoop } from '../loop/query-loop';
 import { SessionCompaction, type CompactionOptions } from '../loop/session-compaction';
+import { manualCompact, parseCompactCommand } from '../loop/manual-compact';
 import type { LoopEvent, Terminal } from '../loop/types';
 import type { EngineEvent } from '../events/agent-event';
 import type { PermissionGate } from '../permissions/gate';
@@ -310,12 +311,89 @@ export class QueryEngine {
     return this.conversation.context;
   }
 
-  /** Runs one user turn; yields everything as it happens; returns the turn's result. */
+  /**
+   * Runs one user turn; yields everything as it happens; returns the turn's result. `/compact
+   * [instructions]` compacts the conversation instead of asking the model.
+   */
   submit(
     prompt: string | ContentBlock[],
     options: { signal?: AbortSignal; tokenBudget?: number } = {},
   ): AsyncGenerator<EngineEvent, TurnResult> {
+    const command = typeof prompt === 'string' ? parseCompactCommand(prompt) : null;
+    if (command) return this.compact(command.instructions, options);
     return this.turn(prompt, options);
+  }
+
+  /**
+   * Summarizes the whole conversation (with the person's instructions, if any) and continues from the
+   * summary alone. The transcript keeps everything; the compaction is recorded for resume.
+   */
+  async *compact(
+    instructions: string | undefined,
+    options: { signal?: AbortSignal } = {},
+  ): AsyncGenerator<EngineEvent, TurnResult> {
+    if (this.running) throw new Error('This session is already running a turn.');
+    const abort = new AbortController();
+    const onOuterAbort = () => abort.abort();
+    options.signal?.addEventListener('abort', onOuterAbort, { once: true });
+    this.running = abort;
+    const started = performance.now();
+    const apiBefore = this.cost.apiDurationMs;
+    const fold = new TurnFold(this.conversation);
+    let outcome: { ok: boolean; detail: string };
+    this.conversation.appendLine({ type: 'turn', phase: 'start', at: now() });
+    try {
+      const steps = manualCompact({
+        client: this.options.models.clientFor(this.model),
+        model: this.model,
+        messages: this.conversation.context,
+        signal: abort.signal,
+        instructions,
+        budget: this.options.budget,
+        usageOf: (message, durationMs) => ({
+          type: 'usage',
+          model: message.model ?? this.model,
+          apiId: message.id,
+          usage: message.usage,
+          cacheWrite1hTokens: message.cacheWrite1hTokens,
+          webSearchRequests: message.webSearchRequests,
+          durationMs,
+        }),
+      });
+      for (;;) {
+        const next = await steps.next();
+        if (next.done) {
+          outcome = next.value;
+          break;
+        }
+        fold.apply(next.value);
+        yield next.value;
+        const note = this.noteFor(next.value);
+        if (note) {
+          this.record(note);
+          yield { type: 'item', item: note };
+        }
+      }
+    } finally {
+      options.signal?.removeEventListener('abort', onOuterAbort);
+      this.conversation.appendLine({ type: 'turn', phase: 'end', at: now() });
+      this.running = null;
+    }
+    this.conversation.saveCost();
+    const error = outcome.ok ? null : { code: 'compact_failed', status: null, message: outcome.detail };
+    return {
+      sessionId: this.sessionId,
+      terminal: error
+        ? { reason: 'error', detail: outcome.detail, error }
+        : { reason: 'completed', detail: outcome.detail },
+      text: outcome.detail,
+      numTurns: 0,
+      durationMs: Math.round(performance.now() - started),
+      durationApiMs: Math.round(this.cost.apiDurationMs - apiBefore),
+      usage: fold.usage,
+      permissionDenials: [],
+      error,
+    };
   }
 
   /** Whether the last turn failed or was cut off, so {@link retry} has something to ask again. */
@@ -594,13 +672,17 @@ export class QueryEngine {
         return notice(
           e.ok ? 'info' : 'warning',
           e.detail,
-          e.ok
-            ? e.trigger === 'snip'
-              ? 'snip'
-              : 'autocompact'
-            : e.breakerOpen
-              ? 'autocompact_off'
-              : 'autocompact_failed',
+          e.trigger === 'manual'
+            ? e.ok
+              ? 'compact'
+              : 'compact_failed'
+            : e.ok
+              ? e.trigger === 'snip'
+                ? 'snip'
+                : 'autocompact'
+              : e.breakerOpen
+                ? 'autocompact_off'
+                : 'autocompact_failed',
         );
       default:
         return null;

@@ -50,10 +50,11 @@ export type LoopEvent =
    * An automatic compaction ran before a request: its summary (the new context's first message), or
    * why it failed; `breakerOpen` once failures in a row have switched it off for the session. `snip`:
    * the middle of a long history was dropped (no model call; the first message carries the marker).
+   * `manual`: the person's `/compact`.
    */
   | {
       type: 'compaction';
-      trigger: 'auto' | 'snip';
+      trigger: 'auto' | 'snip' | 'manual';
       ok: boolean;
       summary: MessageItem | null;
       breakerOpen: boolean;

@@ -1,0 +1,48 @@
+import { realpathSync } from 'node:fs';
+import { PassThrough } from 'node:stream';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { startScriptedApi } from '../devtools/scripted-api/server';
+import { text } from '../test-support/engine';
+import { tempDir } from '../test-support/temp';
+import { parsePrintArgs } from './print-args';
+import { runPrint } from './print-command';
+
+describe('carapace -p /compact', () => {
+  it('compacts a continued session; the next run starts from the summary', async () => {
+    const api = await startScriptedApi({
+      scenario: {
+        steps: [
+          { reply: { content: [text('First answer, OLD-DETAIL.')] } },
+          { reply: { content: [text('SUMMARY-P: a first question was answered.')] } },
+          { reply: { content: [text('Second answer.')] } },
+        ],
+      },
+    });
+    onTestFinished(() => api.close());
+    const home = tempDir('carapace-compact-home-');
+    const project = realpathSync(tempDir('carapace-compact-project-'));
+    const env = { CARAPACE_HOME: home, HOME: home, ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: api.url };
+    const run = async (argv: string[]) => {
+      const stdout = new PassThrough();
+      const stderr = new PassThrough();
+      let out = '';
+      stdout.on('data', (d: Buffer) => (out += d.toString()));
+      stderr.resume();
+      const code = await runPrint(parsePrintArgs(argv), {
+        stdout,
+        stderr,
+        stdin: process.stdin,
+        env,
+        cwd: project,
+      });
+      return { code, out: out.trim() };
+    };
+    expect((await run(['-p', 'first question'])).code).toBe(0);
+    const compacted = await run(['-p', '--continue', '/compact']);
+    expect(compacted).toEqual({ code: 0, out: 'Conversation compacted: 2 message(s) summarized.' });
+    expect((await run(['-p', '--continue', 'second question'])).out).toBe('Second answer.');
+    const last = JSON.stringify(api.requests.at(-1)?.body.messages);
+    expect(last).toContain('SUMMARY-P');
+    expect(last).not.toContain('OLD-DETAIL');
+  });
+});
