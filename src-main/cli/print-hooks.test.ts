@@ -192,6 +192,33 @@ describe('carapace -p with hooks', () => {
     expect(result['result']).toBe('Linted, all clean.');
   });
 
+  it('`continue: false` wins: a Stop block with it ends the turn, a PreToolUse hook with it stops the call', async () => {
+    const stop = await setup(
+      {
+        Stop: [
+          {
+            hooks: [
+              command(`echo '{"continue":false,"stopReason":"enough","decision":"block","reason":"more"}'`),
+            ],
+          },
+        ],
+      },
+      [{ reply: { content: [text('First answer.')] } }],
+    );
+    await stop.run(['-p', 'do it']);
+    expect(stop.api.requests).toHaveLength(1);
+
+    const pre = await setup(
+      {
+        PreToolUse: [{ matcher: 'Bash', hooks: [command(`echo '{"continue":false,"stopReason":"halt"}'`)] }],
+      },
+      [{ reply: { content: [toolUse('Bash', { command: 'touch z.txt' })] } }],
+    );
+    await pre.run(['-p', 'go', '--allowedTools', 'Bash']);
+    expect(existsSync(pre.file('z.txt'))).toBe(false);
+    expect(resultText(toolResults(pre.api.requests[1]?.body as never)[0])).toContain('halt');
+  });
+
   it('permissionDecision "deny" denies the call, with its reason in the tool_result', async () => {
     const deny = JSON.stringify({
       hookSpecificOutput: {
@@ -232,6 +259,22 @@ describe('carapace -p with hooks', () => {
     const { result } = await denied.run(['-p', 'go', '--allowedTools', 'Bash(touch:*)']);
     expect(existsSync(denied.file('kept.txt'))).toBe(true);
     expect(result['permission_denials']).toHaveLength(1);
+
+    // A replacement that does not fit the tool's input schema is an input error, and nothing runs.
+    const bad = await setup(
+      {
+        PreToolUse: [
+          {
+            matcher: 'Bash',
+            hooks: [command(`echo '{"hookSpecificOutput":{"updatedInput":{"command":5}}}'`)],
+          },
+        ],
+      },
+      [{ reply: { content: [toolUse('Bash', { command: 'touch y.txt' })] } }],
+    );
+    await bad.run(['-p', 'go', '--allowedTools', 'Bash(touch:*)']);
+    expect(existsSync(bad.file('y.txt'))).toBe(false);
+    expect(resultText(toolResults(bad.api.requests[1]?.body as never)[0])).toMatch(/InputValidationError/);
   });
 
   it('an `if: "Bash(git *)"` hook skips `ls` and runs for `git`', async () => {

@@ -163,9 +163,9 @@ export class HookRunner {
         projectDir: this.o.projectDir,
         timeoutMs,
         // An async hook outlives the call that started it.
-        signal: handler.async ? undefined : signal,
+        signal: handler.async || handler.asyncRewake ? undefined : signal,
       });
-      if (handler.async) {
+      if (handler.async || handler.asyncRewake) {
         void run.then((r) => record(r, 'async'));
         return null;
       }

@@ -54,7 +54,17 @@ export function runCommandHook(
     const err = collector();
     let settled = false;
     let timedOut = false;
-    const child = spawn('sh', ['-c', handler.command], {
+    if (handler.shell === 'powershell')
+      return resolve({
+        status: 'error',
+        exitCode: null,
+        stdout: '',
+        stderr: '',
+        json: null,
+        problem: 'shell "powershell" is not supported here',
+        durationMs: 0,
+      });
+    const child = spawn(handler.shell === 'bash' ? 'bash' : 'sh', ['-c', handler.command], {
       cwd: o.cwd,
       env: { ...o.env, CLAUDE_PROJECT_DIR: o.projectDir },
       stdio: ['pipe', 'pipe', 'pipe'],

@@ -41,6 +41,19 @@ describe('runCommandHook', () => {
     expect(e.problem).toBe('exited with 3: first');
   });
 
+  it('runs with bash when asked, and refuses powershell', async () => {
+    const dir = tempDir('hook-shell-');
+    const o = { cwd: dir, env, projectDir: dir, timeoutMs: 5000 };
+    const bash = await runCommandHook(
+      { type: 'command', command: 'echo "$BASH_VERSION"', shell: 'bash' },
+      {},
+      o,
+    );
+    expect(bash.stdout.trim()).not.toBe('');
+    const ps = await runCommandHook({ type: 'command', command: 'x', shell: 'powershell' }, {}, o);
+    expect(ps.status).toBe('error');
+  });
+
   it('a hook that ignores its stdin is fine', async () => {
     const r = await run('exit 0', { big: 'x'.repeat(1_000_000) });
     expect(r.status).toBe('ok');

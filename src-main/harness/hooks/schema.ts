@@ -42,8 +42,12 @@ const common = {
 export const CommandHook = z.object({
   type: z.literal('command'),
   command: z.string().min(1),
+  /** `sh` by default; `bash` runs it with bash. */
+  shell: z.enum(['sh', 'bash', 'powershell']).optional(),
   /** Started and not waited for: it decides nothing. */
   async: z.boolean().optional(),
+  /** An async hook whose exit 2 should wake the model: accepted; it runs as `async` for now. */
+  asyncRewake: z.boolean().optional(),
   ...common,
 });
 export const HttpHook = z.object({

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
 import type { MessageItem } from '@shared/domain/messages';
 import type { PermissionLogEntry } from '@shared/domain/permissions';
 import { summarize } from '../permissions/engine-gate';
@@ -43,8 +44,9 @@ export function withPreToolUseHooks(
         { tool_name: tool.name, tool_input: args, tool_use_id: ctx.toolUseId },
         ctx.abortSignal,
       );
-      if (out.permission?.decision === 'deny' || out.blocked !== null) {
-        const reason = out.blocked ?? out.permission?.reason ?? '';
+      // `continue: false` stops everything: the call does not run either.
+      if (out.permission?.decision === 'deny' || out.blocked !== null || out.stop !== null) {
+        const reason = out.blocked ?? out.stop?.reason ?? out.permission?.reason ?? '';
         const source = out.permission?.source;
         onDecision?.({
           id: randomUUID(),
@@ -63,6 +65,13 @@ export function withPreToolUseHooks(
         };
       }
       const updated = out.updatedInput;
+      // The replacement must fit the tool's input, as the model's must, before anything judges it.
+      const fits = updated ? (tool.inputSchema as z.ZodType).safeParse(updated) : null;
+      if (fits && !fits.success)
+        return {
+          behavior: 'deny',
+          message: `InputValidationError: ${tool.name}: the input a PreToolUse hook gave is not valid: ${fits.error.issues.map((i) => `${i.path.map(String).join('.') || '(input)'}: ${i.message}`).join('; ')}`,
+        };
       const decision = await inner.check(tool, updated ?? input, ctx);
       return updated && decision.behavior === 'allow' ? { ...decision, updatedInput: updated } : decision;
     },
@@ -149,7 +158,8 @@ export function stopHook(runner: HookRunner): (messages: readonly MessageItem[])
       {},
       { stop_hook_active: stopHookActive(messages), last_assistant_message: lastAssistantText(messages) },
     );
-    return out.blocked;
+    // `continue: false` wins over a block: the turn ends.
+    return out.stop ? null : out.blocked;
   };
 }
 
