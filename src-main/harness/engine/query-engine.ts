@@ -155,6 +155,8 @@ export class QueryEngine {
   private readonly sessionDate = new Date();
   /** Microcompact's cleared results and autocompact's circuit breaker, kept across turns. */
   private readonly compaction: SessionCompaction;
+  /** The system prompt the last turn sent (a /compact's summary request sends it too). */
+  private lastSystemPrompt: string | null = null;
 
   constructor(options: EngineOptions) {
     this.options = { ...options };
@@ -350,6 +352,12 @@ export class QueryEngine {
         signal: abort.signal,
         instructions,
         budget: this.options.budget,
+        // The last turn's prompt and the tools, so the summary reads the conversation from the cache.
+        prefix: {
+          systemPrompt: this.lastSystemPrompt ?? this.systemPromptWith(),
+          tools: this.options.gate.filterTools(this.options.tools),
+          view: (m) => this.compaction.microcompact.view(m),
+        },
         usageOf: (message, durationMs) => ({
           type: 'usage',
           model: message.model ?? this.model,
@@ -543,20 +551,11 @@ export class QueryEngine {
         yield { type: 'item', item: recalled };
       }
     }
+    const systemPrompt = this.systemPromptWith(instructions, memory?.section);
+    this.lastSystemPrompt = systemPrompt;
     const loop = queryLoop({
       messages: [...this.conversation.context],
-      // The directory the session started in, not where a `cd` left the shell: the system prompt is
-      // the cached prefix and must not change between turns (the model saw its own `cd`).
-      systemPrompt: buildSystemPrompt({
-        cwd: this.options.cwd,
-        projectRoot: this.options.projectRoot,
-        platform: this.options.platform ?? process.platform,
-        date: this.sessionDate,
-        append: this.options.appendSystemPrompt,
-        instructions,
-        memory: memory?.section,
-        ...(this.options.systemPrompt !== undefined ? { base: this.options.systemPrompt } : {}),
-      }),
+      systemPrompt,
       tools: this.options.tools,
       toolUseContext,
       gate: this.options.gate,
@@ -623,6 +622,24 @@ export class QueryEngine {
       permissionDenials: fold.denials,
       error: fold.error,
     };
+  }
+
+  /**
+   * The system prompt. The directory is the one the session started in, not where a `cd` left the
+   * shell, and the date the session's first: it is the cached prefix and must not change between turns
+   * (the model saw its own `cd`).
+   */
+  private systemPromptWith(instructions?: LoadedInstructions, memory?: string | null): string {
+    return buildSystemPrompt({
+      cwd: this.options.cwd,
+      projectRoot: this.options.projectRoot,
+      platform: this.options.platform ?? process.platform,
+      date: this.sessionDate,
+      append: this.options.appendSystemPrompt,
+      instructions,
+      memory,
+      ...(this.options.systemPrompt !== undefined ? { base: this.options.systemPrompt } : {}),
+    });
   }
 
   /** For Read: the instructions a file brings into play, as text for its result. */

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { testEngine, text, toolUse } from '../../test-support/engine';
 import { AutoCompact, contextTokens, MAX_CONSECUTIVE_FAILURES } from './autocompact';
 import { COMPACT_INSTRUCTIONS } from './nudges';
+import { withoutCacheControl } from './request';
 
 /** A response that filled the context: 150k fresh input and 20k read from the cache (170k ≥ 167k). */
 const FULL = { input_tokens: 150_000, cache_read_input_tokens: 20_000, output_tokens: 50 };
@@ -16,7 +17,7 @@ const lastUserText = (body: Body) => {
     ? (m.content as { type: string; text?: string }[]).map((b) => b.text ?? '').join('')
     : String(m?.content);
 };
-const isSummaryRequest = (body: Body) => lastUserText(body) === COMPACT_INSTRUCTIONS;
+const isSummaryRequest = (body: Body) => lastUserText(body).endsWith(COMPACT_INSTRUCTIONS);
 
 describe('autocompact', () => {
   it('the default line is 167,000 of a 200k window; the estimate starts from the last response', () => {
@@ -62,8 +63,15 @@ describe('autocompact', () => {
 
     const bodies = t.api.requests.map((r) => r.body);
     expect(isSummaryRequest(bodies[1] ?? {})).toBe(true);
-    // The summary request carried the old turn; the turn's request after it holds the summary instead.
+    // The summary request carried the old turn, under the turn's own system prompt and tools (its
+    // prefix is the conversation's, read from the cache; and the API wants tools with tool blocks).
     expect(JSON.stringify(bodies[1]?.messages)).toContain('OLD-DETAIL');
+    expect(JSON.stringify(bodies[1]?.system)).toBe(JSON.stringify(bodies[0]?.system));
+    expect(JSON.stringify(bodies[1]?.tools)).toBe(JSON.stringify(bodies[0]?.tools));
+    // Its messages repeat the first request's, then ask for the summary.
+    const first = JSON.stringify(withoutCacheControl(bodies[0]?.messages));
+    expect(JSON.stringify(withoutCacheControl(bodies[1]?.messages?.slice(0, 1)))).toBe(first);
+    // The turn's request after it holds the summary instead.
     const after = JSON.stringify(bodies[2]?.messages);
     expect(after).toContain('SUMMARY: the person asked a first question.');
     expect(after).toContain('second question');
@@ -106,6 +114,8 @@ describe('autocompact', () => {
     const { result } = await t.run('what does a.txt say?');
     expect(result.terminal.reason).toBe('completed');
     expect(isSummaryRequest(t.api.requests[1]?.body ?? {})).toBe(true);
+    // The history has a tool call: the summary request defines the tools (the API requires it).
+    expect(t.api.requests[1]?.body.tools?.map((tool) => tool.name)).toContain('Read');
     const after = t.api.requests[2]?.body.messages ?? [];
     // Summary first, then the assistant's tool call and its result, so no result is orphaned.
     expect(after.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);

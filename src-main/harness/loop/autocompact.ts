@@ -5,7 +5,7 @@ import type { LoopEvent } from '../events/agent-event';
 import type { AccumulatedMessage } from '../model/accumulate';
 import type { ModelClient } from '../model/model-client';
 import type { BudgetGate } from '../cost/budget/session-budget';
-import { compactCut, summarizeBefore } from './compact';
+import { compactCut, summarizeBefore, type SummaryPrefix } from './compact';
 
 /** Room kept free for the summary's own output (Claude Code keeps the same). */
 export const SUMMARY_OUTPUT_RESERVE = 20_000;
@@ -100,6 +100,8 @@ export interface AutoCompactStep {
   messages: readonly MessageItem[];
   signal: AbortSignal;
   budget?: BudgetGate | undefined;
+  /** The system prompt, tools and message view the turn's requests send (the summary shares them). */
+  prefix?: SummaryPrefix | undefined;
   /** The usage event of the summary call, as the loop reports every response. */
   usageOf: (message: AccumulatedMessage, durationMs: number) => Extract<LoopEvent, { type: 'usage' }>;
 }
@@ -118,7 +120,7 @@ export async function* autoCompactStep(s: AutoCompactStep): AsyncGenerator<LoopE
   if (s.budget?.sideRequestsAllowed && !(await s.budget.sideRequestsAllowed().catch(() => true))) return null;
   const cut = compactCut(s.messages);
   const started = performance.now();
-  const result = await summarizeBefore(s.client, s.model, s.messages, cut, s.signal);
+  const result = await summarizeBefore(s.client, s.model, s.messages, cut, s.signal, undefined, s.prefix);
   if (s.signal.aborted) return null;
   if (result.response?.complete) {
     const used = { ...s.usageOf(result.response, performance.now() - started), purpose: 'compact' as const };

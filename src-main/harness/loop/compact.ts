@@ -3,7 +3,9 @@ import type { MessageItem } from '@shared/domain/messages';
 import { messageText } from '@shared/domain/messages';
 import { toApiMessages } from '../model/api-messages';
 import { MessageAccumulator, type AccumulatedMessage } from '../model/accumulate';
-import type { ModelClient } from '../model/model-client';
+import type { ModelClient, ModelRequest } from '../model/model-client';
+import type { AnyTool } from '../tools/tool';
+import { buildRequest } from './request';
 import { COMPACT_INSTRUCTIONS, compactedContext } from './nudges';
 
 export type CompactResult =
@@ -37,6 +39,18 @@ export function compactCut(messages: readonly MessageItem[]): number {
 }
 
 /**
+ * What the summary request carries besides the messages: the session's system prompt and tools, so
+ * its prefix is the conversation's own and is read from the prompt cache (and the API accepts the
+ * tool calls in the history: it refuses tool_use and tool_result blocks in a request without tools).
+ * `view` is how the messages were last sent (microcompact's placeholders), for the same reason.
+ */
+export interface SummaryPrefix {
+  systemPrompt: string;
+  tools: readonly AnyTool[];
+  view?: ((messages: readonly MessageItem[]) => MessageItem[]) | undefined;
+}
+
+/**
  * Reactive compact: older turns are summarized by one model call and replaced by the summary; the
  * latest user turn is kept verbatim (it starts at a person's prompt, so no tool result is orphaned).
  */
@@ -45,11 +59,12 @@ export async function reactiveCompact(
   model: string,
   messages: readonly MessageItem[],
   signal: AbortSignal,
+  prefix?: SummaryPrefix,
 ): Promise<CompactResult> {
   const cut = messages.findLastIndex(
     (m) => m.role === 'user' && (m.origin === undefined || m.origin === 'user'),
   );
-  return summarizeBefore(client, model, messages, cut, signal);
+  return summarizeBefore(client, model, messages, cut, signal, undefined, prefix);
 }
 
 /**
@@ -63,6 +78,7 @@ export async function summarizeBefore(
   cut: number,
   signal: AbortSignal,
   instructions?: string,
+  prefix?: SummaryPrefix,
 ): Promise<CompactResult> {
   if (cut <= 0)
     return {
@@ -72,15 +88,35 @@ export async function summarizeBefore(
     };
   const older = messages.slice(0, cut);
   const ask = instructions ? `${COMPACT_INSTRUCTIONS}\n\nAlso: ${instructions}` : COMPACT_INSTRUCTIONS;
-  const request = [...toApiMessages(older), { role: 'user' as const, content: ask }];
+  let request: ModelRequest;
+  if (prefix) {
+    const askItem: MessageItem = {
+      kind: 'message',
+      id: randomUUID(),
+      role: 'user',
+      origin: 'nudge',
+      content: [{ type: 'text', text: ask }],
+      createdAt: new Date().toISOString(),
+      status: 'complete',
+    };
+    request = buildRequest({
+      model,
+      systemPrompt: prefix.systemPrompt,
+      tools: prefix.tools,
+      messages: [...(prefix.view ? prefix.view(older) : older), askItem],
+      maxTokens: SUMMARY_MAX_TOKENS,
+      keepThinking: true,
+    });
+  } else
+    request = {
+      model,
+      messages: [...toApiMessages(older), { role: 'user' as const, content: ask }],
+      maxTokens: SUMMARY_MAX_TOKENS,
+    };
   const acc = new MessageAccumulator();
   const started = performance.now();
   try {
-    for await (const event of client.stream(
-      { model, messages: request, maxTokens: SUMMARY_MAX_TOKENS },
-      signal,
-    ))
-      acc.apply(event);
+    for await (const event of client.stream(request, signal)) acc.apply(event);
   } catch (error) {
     return {
       ok: false,

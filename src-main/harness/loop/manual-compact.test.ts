@@ -43,6 +43,9 @@ describe('/compact [instructions]', () => {
     const summaryRequest = t.api.requests[1]?.body ?? {};
     expect(lastUserText(summaryRequest)).toBe(`${COMPACT_INSTRUCTIONS}\n\nAlso: keep the API names`);
     expect(JSON.stringify(summaryRequest.messages)).toContain('PARSER-DETAIL');
+    // Under the last turn's system prompt and tools: the conversation's own cached prefix.
+    expect(JSON.stringify(summaryRequest.system)).toBe(JSON.stringify(t.api.requests[0]?.body.system));
+    expect(JSON.stringify(summaryRequest.tools)).toBe(JSON.stringify(t.api.requests[0]?.body.tools));
 
     await t.run('next question');
     const after = JSON.stringify(t.api.requests[2]?.body.messages);

@@ -3,7 +3,7 @@ import type { BudgetGate } from '../cost/budget/session-budget';
 import type { LoopEvent } from '../events/agent-event';
 import type { AccumulatedMessage } from '../model/accumulate';
 import type { ModelClient } from '../model/model-client';
-import { summarizeBefore } from './compact';
+import { summarizeBefore, type SummaryPrefix } from './compact';
 
 /** `/compact` or `/compact <instructions>`: the instructions (undefined when none); null for any other prompt. */
 export function parseCompactCommand(prompt: string): { instructions: string | undefined } | null {
@@ -20,6 +20,8 @@ export interface ManualCompact {
   signal: AbortSignal;
   instructions?: string | undefined;
   budget?: BudgetGate | undefined;
+  /** The session's system prompt and tools (the API refuses tool blocks in a request without tools). */
+  prefix?: SummaryPrefix | undefined;
   usageOf: (message: AccumulatedMessage, durationMs: number) => Extract<LoopEvent, { type: 'usage' }>;
 }
 
@@ -45,6 +47,7 @@ export async function* manualCompact(
     s.messages.length,
     s.signal,
     s.instructions,
+    s.prefix,
   );
   if (result.response?.complete) {
     const used = { ...s.usageOf(result.response, performance.now() - started), purpose: 'compact' as const };

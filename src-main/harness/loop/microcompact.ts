@@ -122,22 +122,24 @@ export class Microcompact {
     this.lastRequestAt = at;
     let newlyCleared = 0;
     if (cold) newlyCleared = this.clearOld(messages);
-    if (this.cleared.size === 0) return { messages: [...messages], newlyCleared };
-    return {
-      messages: messages.map((m) => {
-        if (
-          m.role !== 'user' ||
-          !m.content.some((b) => b.type === 'tool_result' && this.cleared.has(b.tool_use_id))
-        )
-          return m;
-        const content: ContentBlock[] = m.content.map((b) => {
-          const text = b.type === 'tool_result' ? this.cleared.get(b.tool_use_id) : undefined;
-          return b.type === 'tool_result' && text !== undefined ? { ...b, content: text } : b;
-        });
-        return { ...m, content };
-      }),
-      newlyCleared,
-    };
+    return { messages: this.view(messages), newlyCleared };
+  }
+
+  /** The messages as requests send them now (the placeholders so far), without clearing more. */
+  view(messages: readonly MessageItem[]): MessageItem[] {
+    if (this.cleared.size === 0) return [...messages];
+    return messages.map((m) => {
+      if (
+        m.role !== 'user' ||
+        !m.content.some((b) => b.type === 'tool_result' && this.cleared.has(b.tool_use_id))
+      )
+        return m;
+      const content: ContentBlock[] = m.content.map((b) => {
+        const text = b.type === 'tool_result' ? this.cleared.get(b.tool_use_id) : undefined;
+        return b.type === 'tool_result' && text !== undefined ? { ...b, content: text } : b;
+      });
+      return { ...m, content };
+    });
   }
 
   private clearOld(messages: readonly MessageItem[]): number {

@@ -18,7 +18,7 @@ export const COMPACT_INSTRUCTIONS = `Summarize the conversation so far so that t
 - files read or changed, with the important details (paths, functions, what changed);
 - errors met and how they were fixed;
 - what is done, what is pending, and the exact next step.
-Write it as a plain-text briefing, no preamble.`;
+Write it as a plain-text briefing, no preamble. Answer with text only: do not call any tool.`;
 
 export function compactedContext(summary: string): string {
   return `This session continues an earlier conversation that ran out of context. A summary of it:\n\n${summary}\n\nContinue from where it left off without asking the user to repeat anything.`;

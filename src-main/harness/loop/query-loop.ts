@@ -156,6 +156,14 @@ export async function* queryLoop(params: QueryParams): AsyncGenerator<LoopEvent,
     stopHookContinuations: 0,
   };
   let live: StreamingToolExecutor | null = null;
+  /** A summary request carries the turn's own system prompt, tools and message view. */
+  const summaryPrefix = () => ({
+    systemPrompt: params.systemPrompt,
+    tools,
+    view: params.compaction
+      ? (m: readonly MessageItem[]) => params.compaction?.microcompact.view(m) ?? [...m]
+      : undefined,
+  });
 
   /** Streams one response, retrying and falling back as needed. */
   async function* attempt(): AsyncGenerator<LoopEvent, Attempt> {
@@ -292,6 +300,7 @@ export async function* queryLoop(params: QueryParams): AsyncGenerator<LoopEvent,
           messages: state.messages,
           signal: params.signal,
           budget: params.budget,
+          prefix: summaryPrefix(),
           usageOf: (message, durationMs) => usageEvent(message, model, durationMs),
         });
         if (params.signal.aborted) return terminal('aborted', 'Stopped by the user.');
@@ -350,6 +359,7 @@ export async function* queryLoop(params: QueryParams): AsyncGenerator<LoopEvent,
             model,
             state.messages,
             params.signal,
+            summaryPrefix(),
           );
           if (compacted.response?.complete) {
             const used = {
