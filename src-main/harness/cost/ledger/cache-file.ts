@@ -45,7 +45,7 @@ interface CacheJson {
   /** The price table the ledger priced records with (those without a stored price). */
   priceTable: string;
   n: number;
-  strings: string[];
+  strings: { text: string; count: number; ends: ColumnJson };
   files: FileJson[];
   columns: Record<keyof FileColumns, ColumnJson>;
 }
@@ -85,17 +85,12 @@ function validated(json: unknown, priceTable: string): CacheContents | null {
   if (!isObject(json) || own(json, 'version') !== CACHE_VERSION) return null;
   if (own(json, 'priceTable') !== priceTable) return null;
   const n = own(json, 'n');
-  const list = own(json, 'strings');
+  const packed = own(json, 'strings');
   const fileList = own(json, 'files');
   const columns = own(json, 'columns');
-  if (!isCount(n) || !Array.isArray(list) || !Array.isArray(fileList) || !isObject(columns)) return null;
-  // Saved in ascending order: a duplicated string (one message id with two indices, its duplicate then
-  // counted twice) shows as two equal neighbours, found without a set of 100,000 strings.
-  for (let i = 0; i < list.length; i++) {
-    const s: unknown = list[i];
-    if (typeof s !== 'string' || (i > 0 && !((list[i - 1] as string) < s))) return null;
-  }
-  const strings = StringTable.ofDistinct(list as string[]);
+  if (!isCount(n) || !isObject(packed) || !Array.isArray(fileList) || !isObject(columns)) return null;
+  const strings = stringsOf(packed);
+  if (!strings) return null;
 
   const cols = emptyColumns();
   for (const name of [...INDEX_COLUMNS, ...NUMBER_COLUMNS]) {
@@ -113,7 +108,7 @@ function validated(json: unknown, priceTable: string): CacheContents | null {
       cols[name as (typeof NUMBER_COLUMNS)[number]] =
         decoded instanceof Float64Array ? decoded : Float64Array.from(decoded);
   }
-  if (!validColumns(cols, n, strings.list.length)) return null;
+  if (!validColumns(cols, n, strings.size)) return null;
 
   const files = new Map<string, FileEntry>();
   let offset = 0;
@@ -130,6 +125,49 @@ function validated(json: unknown, priceTable: string): CacheContents | null {
   // Every record belongs to exactly one file.
   if (offset !== n) return null;
   return { strings, files };
+}
+
+/**
+ * The string table: every string in one text, each one's end in a column. Saved in ascending order,
+ * so a duplicated string (one message id with two indices, its duplicate then counted twice) shows
+ * as two equal neighbours, found without a set of 100,000 strings.
+ */
+function stringsOf(packed: Loose): StringTable | null {
+  const text = own(packed, 'text');
+  const count = own(packed, 'count');
+  const ends = own(packed, 'ends');
+  if (typeof text !== 'string' || !isCount(count) || !isObject(ends)) return null;
+  const type = own(ends, 'type');
+  const data = own(ends, 'data');
+  if (typeof type !== 'string' || !Object.hasOwn(WIDTH, type) || typeof data !== 'string') return null;
+  const decoded = decode(type as ColumnType, data, count);
+  if (!(decoded instanceof Int32Array) || !ascending(text, decoded)) return null;
+  return StringTable.ofPacked(text, decoded);
+}
+
+/** Each end after the one before, the last at the text's end, each string above the one before. */
+function ascending(text: string, ends: Int32Array): boolean {
+  let prevStart = 0;
+  let start = 0;
+  for (let i = 0; i < ends.length; i++) {
+    const end = ends[i] ?? -1;
+    if (end < start || end > text.length) return false;
+    if (i > 0 && !below(text, prevStart, start, end)) return false;
+    prevStart = start;
+    start = end;
+  }
+  return start === text.length;
+}
+
+/** Whether text[a, b) sorts before text[b, c) (as `<` compares strings: by UTF-16 code unit). */
+function below(text: string, a: number, b: number, c: number): boolean {
+  const m = Math.min(b - a, c - b);
+  for (let k = 0; k < m; k++) {
+    const x = text.charCodeAt(a + k);
+    const y = text.charCodeAt(b + k);
+    if (x !== y) return x < y;
+  }
+  return b - a < c - b;
 }
 
 /** A column of `n` values, or null when its data is not exactly that long. */
@@ -311,13 +349,11 @@ export function saveCache(file: string, cache: CacheContents, priceTable: string
     offset += count;
   }
   // Strings in ascending order (see `validated`), the index columns renumbered to match.
-  const order = strings.list
-    .map((_, i) => i)
-    .sort((a, b) => {
-      const x = strings.get(a);
-      const y = strings.get(b);
-      return x < y ? -1 : x > y ? 1 : 0;
-    });
+  const order = [...strings.list.keys()].sort((a, b) => {
+    const x = strings.get(a);
+    const y = strings.get(b);
+    return x < y ? -1 : x > y ? 1 : 0;
+  });
   const rank = new Int32Array(order.length);
   order.forEach((old, i) => (rank[old] = i));
   for (const name of INDEX_COLUMNS) {
@@ -328,10 +364,14 @@ export function saveCache(file: string, cache: CacheContents, priceTable: string
     }
   }
   const sorted = order.map((i) => strings.get(i));
+  const ends = new Int32Array(sorted.length);
+  let end = 0;
+  sorted.forEach((x, i) => (ends[i] = end += x.length));
+  const packed = { text: sorted.join(''), count: sorted.length, ends: encode(ends) };
   const columns = {} as CacheJson['columns'];
   for (const name of INDEX_COLUMNS) columns[name] = encode(all[name]);
   for (const name of NUMBER_COLUMNS) columns[name] = encode(all[name]);
-  const json: CacheJson = { version: CACHE_VERSION, priceTable, n, strings: sorted, files, columns };
+  const json: CacheJson = { version: CACHE_VERSION, priceTable, n, strings: packed, files, columns };
   const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
   try {
     mkdirSync(path.dirname(file), { recursive: true });

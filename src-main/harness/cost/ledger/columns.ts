@@ -70,37 +70,68 @@ export function emptyColumns(n = 0): FileColumns {
 
 /** Strings by index, and back. */
 export class StringTable {
-  readonly list: string[] = [];
+  /** The strings, once needed one by one (to intern, or to save). */
+  private items: string[] | null = [];
   /** Built on the first `intern`: a table loaded from the cache and only read never needs it. */
   private index: Map<string, number> | null = null;
+  /**
+   * As loaded from the cache: every string in one, and where each ends. 100,000 message ids as one
+   * string instead of 100,000 small ones cost the garbage collector next to nothing.
+   */
+  private packed: { text: string; ends: Int32Array } | null = null;
 
   constructor(initial: readonly string[] = []) {
     for (const s of initial) this.intern(s);
   }
 
-  /** A table of strings known to be distinct (the cache checked them), taken as they are. */
-  static ofDistinct(list: string[]): StringTable {
+  /** The cache's table (its strings checked distinct): read from the packed text until interned into. */
+  static ofPacked(text: string, ends: Int32Array): StringTable {
     const t = new StringTable();
-    t.list.push(...list);
+    t.items = null;
+    t.packed = { text, ends };
     return t;
   }
 
+  get size(): number {
+    return this.items?.length ?? this.packed?.ends.length ?? 0;
+  }
+
+  get list(): readonly string[] {
+    return this.unpacked();
+  }
+
   intern(s: string): number {
+    const list = this.unpacked();
     if (this.index === null) {
-      this.index = new Map();
-      this.list.forEach((x, i) => this.index?.set(x, i));
+      const index = new Map<string, number>();
+      list.forEach((x, i) => index.set(x, i));
+      this.index = index;
     }
     let i = this.index.get(s);
     if (i === undefined) {
-      i = this.list.length;
-      this.list.push(s);
+      i = list.length;
+      list.push(s);
       this.index.set(s, i);
     }
     return i;
   }
 
   get(i: number): string {
-    return this.list[i] ?? '';
+    if (this.items !== null) return this.items[i] ?? '';
+    const p = this.packed;
+    if (!p || i < 0 || i >= p.ends.length) return '';
+    return p.text.slice(i === 0 ? 0 : (p.ends[i - 1] ?? 0), p.ends[i] ?? 0);
+  }
+
+  private unpacked(): string[] {
+    if (this.items === null) {
+      const n = this.packed?.ends.length ?? 0;
+      const items: string[] = [];
+      for (let i = 0; i < n; i++) items.push(this.get(i));
+      this.items = items;
+      this.packed = null;
+    }
+    return this.items;
   }
 }
 

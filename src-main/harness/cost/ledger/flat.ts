@@ -95,8 +95,8 @@ export function flatten(entries: Iterable<FileEntry>, strings: StringTable): Fla
   const sessionIndex = new Map<string, number>();
   // Keys are string indices: a flag per string and source is cheaper than a set of 100,000 numbers.
   const seen: Record<UsageSource, Uint8Array> = {
-    carapace: new Uint8Array(strings.list.length),
-    'claude-code': new Uint8Array(strings.list.length),
+    carapace: new Uint8Array(strings.size),
+    'claude-code': new Uint8Array(strings.size),
   };
   let n = 0;
   /** Per file: its first record (a file's records are consecutive); one more entry: the end. */
@@ -187,7 +187,7 @@ export function flatten(entries: Iterable<FileEntry>, strings: StringTable): Fla
 
 /** Dense numbers for models and for (session, turn) pairs: the report sums into plain arrays by them. */
 function groupModelsAndTurns(flat: FlatLedger): void {
-  const dense = new Int32Array(flat.strings.list.length).fill(-1);
+  const dense = new Int32Array(flat.strings.size).fill(-1);
   flat.modelId = new Int32Array(flat.n);
   flat.turnGroup = new Int32Array(flat.n);
   const turnIndex = new Map<number, number>();

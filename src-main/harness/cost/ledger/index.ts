@@ -112,7 +112,7 @@ export class UsageLedger {
       try {
         saveCache(this.cacheFile, { strings: this.strings, files: this.files }, PRICE_TABLE.version);
         // Strings of deleted files are dropped on save; start again from the compact table.
-        if (this.strings.list.length > 2 * 1_000 && this.strings.list.length > 2 * this.flat.n) {
+        if (this.strings.size > 2 * 1_000 && this.strings.size > 2 * this.flat.n) {
           const reloaded = loadCache(this.cacheFile, PRICE_TABLE.version).cache;
           if (reloaded) {
             this.strings = reloaded.strings;

@@ -132,6 +132,7 @@ interface FileJson extends Record<string, unknown> {
 }
 interface CacheJson extends Record<string, unknown> {
   version: number;
+  /** Packed in the file (one text and each one's end); a plain list while being edited. */
   strings: string[];
   files: FileJson[];
   columns: Record<string, unknown>;
@@ -146,27 +147,34 @@ const WIDTH: Record<string, number> = { i8: 1, i16: 2, i32: 4, f64: 8 };
 
 /** The cache file's JSON, its columns decoded from base64 to plain arrays. */
 function decodeCache(text: string): EditableCache {
-  const json = JSON.parse(text) as CacheJson;
+  const raw = JSON.parse(text) as CacheJson;
+  const packed = raw.strings as unknown as { text: string; ends: { type: string; data: string } };
+  const ends = decodeColumn(packed.ends);
+  const json: CacheJson = { ...raw, strings: ends.map((end, i) => packed.text.slice(ends[i - 1] ?? 0, end)) };
   const cols: Record<string, number[]> = {};
   const types: Record<string, string> = {};
   for (const [name, c] of Object.entries(json.columns) as [string, { type: string; data: string }][]) {
-    const b = Buffer.from(c.data, 'base64');
-    const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
-    const out: number[] = [];
-    for (let i = 0; i < b.length / WIDTH[c.type]!; i++)
-      out.push(
-        c.type === 'f64'
-          ? view.getFloat64(i * 8, true)
-          : c.type === 'i32'
-            ? view.getInt32(i * 4, true)
-            : c.type === 'i16'
-              ? view.getInt16(i * 2, true)
-              : view.getInt8(i),
-      );
-    cols[name] = out;
+    cols[name] = decodeColumn(c);
     types[name] = ['key', 'model', 'pv'].includes(name) ? 'i32' : 'f64';
   }
   return { json, cols, types };
+}
+
+function decodeColumn(c: { type: string; data: string }): number[] {
+  const b = Buffer.from(c.data, 'base64');
+  const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  const out: number[] = [];
+  for (let i = 0; i < b.length / WIDTH[c.type]!; i++)
+    out.push(
+      c.type === 'f64'
+        ? view.getFloat64(i * 8, true)
+        : c.type === 'i32'
+          ? view.getInt32(i * 4, true)
+          : c.type === 'i16'
+            ? view.getInt16(i * 2, true)
+            : view.getInt8(i),
+    );
+  return out;
 }
 
 /** Back to the file's text: index columns as 32-bit integers, the others as 64-bit floats. */
@@ -178,7 +186,16 @@ function encodeCache(c: EditableCache): string {
     values.forEach((v, i) => (type === 'i32' ? b.writeInt32LE(v, i * 4) : b.writeDoubleLE(v, i * 8)));
     columns[name] = { type, data: b.toString('base64') };
   }
-  return JSON.stringify({ ...c.json, columns });
+  const list = c.json.strings;
+  const ends = Buffer.alloc(list.length * 4);
+  let end = 0;
+  list.forEach((x, i) => ends.writeInt32LE((end += x.length), i * 4));
+  const strings = {
+    text: list.join(''),
+    count: list.length,
+    ends: { type: 'i32', data: ends.toString('base64') },
+  };
+  return JSON.stringify({ ...c.json, strings, columns });
 }
 
 describe('UsageLedger', () => {
@@ -296,6 +313,21 @@ describe('UsageLedger', () => {
       ['an unknown column type', edited((c) => (c.types.at = 'u64'))],
       ['a duplicated string', edited((c) => c.json.strings.splice(1, 0, c.json.strings[1]!))],
       ['strings out of order', edited((c) => c.json.strings.reverse())],
+      [
+        'a string count one short',
+        () =>
+          writeFileSync(
+            cache,
+            encodeCache(decodeCache(good)).replace(
+              /"count":(\d+)/,
+              (_, k: string) => `"count":${Number(k) - 1}`,
+            ),
+          ),
+      ],
+      [
+        'a strings text longer than its strings',
+        () => writeFileSync(cache, encodeCache(decodeCache(good)).replace('"text":"', '"text":"x')),
+      ],
       ['a file claiming fewer records', edited((c) => (c.json.files[0]!.n -= 1))],
       ['the same file twice', edited((c) => (c.json.files[1]!.path = c.json.files[0]!.path))],
       ['a file with a NaN size', edited((c) => (c.json.files[0]!.size = 'NaN'))],
