@@ -16,6 +16,7 @@ import type { DescribedApiError } from '../model/api-errors';
 import type { ModelRouter } from '../model/model-client';
 import { queryLoop } from '../loop/query-loop';
 import { SessionCompaction, type CompactionOptions } from '../loop/session-compaction';
+import type { ContextMeter } from '../loop/autocompact';
 import { manualCompact, parseCompactCommand } from '../loop/manual-compact';
 import type { LoopEvent, Terminal } from '../loop/types';
 import type { EngineEvent } from '../events/agent-event';
@@ -306,6 +307,11 @@ export class QueryEngine {
     if (!this.running) return false;
     this.running.abort();
     return true;
+  }
+
+  /** How full the context is: tokens of the model's window, and where autocompact starts (the status bar's meter). */
+  get contextMeter(): ContextMeter {
+    return this.compaction.auto.meter(this.conversation.context, this.model);
   }
 
   /** The conversation the next request would carry (for tests and diagnostics). */

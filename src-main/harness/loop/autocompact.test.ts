@@ -90,6 +90,13 @@ describe('autocompact', () => {
     // The summary call's usage is counted as a compaction.
     expect(second.events.some((e) => e.type === 'usage' && e.purpose === 'compact')).toBe(true);
 
+    // The meter counts from the last response (1,020 tokens) plus what came after it.
+    const meter = t.engine.contextMeter;
+    expect(meter.window).toBe(200_000);
+    expect(meter.autocompactAt).toBe(167_000);
+    expect(meter.tokens).toBeGreaterThanOrEqual(1_020);
+    expect(meter.tokens).toBeLessThan(2_000);
+
     // Below the line again: the third turn makes no summary call.
     await t.run('third question');
     expect(t.api.requests).toHaveLength(4);
@@ -151,5 +158,8 @@ describe('autocompact', () => {
     // Six turns' own requests, plus the three attempts (turns two to four).
     expect(t.api.requests).toHaveLength(6 + MAX_CONSECUTIVE_FAILURES);
     expect(notes).toEqual(['autocompact_failed', 'autocompact_failed', 'autocompact_off']);
+    // The meter shows no autocompact line any more.
+    expect(t.engine.contextMeter.autocompactAt).toBeNull();
+    expect(t.engine.contextMeter.tokens).toBeGreaterThanOrEqual(170_000);
   });
 });

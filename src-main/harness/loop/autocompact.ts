@@ -40,6 +40,12 @@ export function contextTokens(messages: readonly MessageItem[]): number {
   return base + Math.ceil(chars / 4);
 }
 
+export interface ContextMeter {
+  tokens: number;
+  window: number;
+  autocompactAt: number | null;
+}
+
 /**
  * Autocompact's session state: the threshold, and the circuit breaker. A summary call that fails
  * (an error, an empty summary) counts; a success resets the count; after three failures in a row
@@ -72,6 +78,18 @@ export class AutoCompact {
     const window = this.windowOf(model);
     if (this.thresholdPct !== undefined) return Math.floor((window * this.thresholdPct) / 100);
     return window - SUMMARY_OUTPUT_RESERVE - AUTOCOMPACT_BUFFER;
+  }
+
+  /**
+   * The status bar's context meter: tokens the next request will hold, of the model's window, and
+   * where autocompact starts (null when it will not: switched off, or given up for the session).
+   */
+  meter(messages: readonly MessageItem[], model: string): ContextMeter {
+    return {
+      tokens: contextTokens(messages),
+      window: this.windowOf(model),
+      autocompactAt: this.enabled && !this.gaveUp ? this.threshold(model) : null,
+    };
   }
 
   /** The tokens and the line when the messages are past it and an attempt is due; null otherwise. */
