@@ -162,4 +162,15 @@ describe('autocompact', () => {
     expect(t.engine.contextMeter.autocompactAt).toBeNull();
     expect(t.engine.contextMeter.tokens).toBeGreaterThanOrEqual(170_000);
   });
+
+  it('past the line with nothing older than the request (one huge prompt): no attempt, no note', async () => {
+    const t = await testEngine(
+      { steps: [{ reply: { content: [text('Read it all.')], usage: SMALL } }] },
+      { compaction: { autoCompact: { thresholdPct: 0.001 } } },
+    );
+    const { result, events } = await t.run('a very long pasted prompt');
+    expect(result.terminal.reason).toBe('completed');
+    expect(t.api.requests).toHaveLength(1);
+    expect(events.some((e) => e.type === 'compaction')).toBe(false);
+  });
 });

@@ -137,6 +137,9 @@ export async function* autoCompactStep(s: AutoCompactStep): AsyncGenerator<LoopE
   // own request waits there for the person).
   if (s.budget?.sideRequestsAllowed && !(await s.budget.sideRequestsAllowed().catch(() => true))) return null;
   const cut = compactCut(s.messages);
+  // Nothing older than the current request (one huge prompt): no summary can help; reactive compact
+  // answers if the request is refused. Not a failure, and nothing to report before every request.
+  if (cut <= 0) return null;
   const started = performance.now();
   const result = await summarizeBefore(s.client, s.model, s.messages, cut, s.signal, undefined, s.prefix);
   if (s.signal.aborted) return null;
@@ -147,9 +150,7 @@ export async function* autoCompactStep(s: AutoCompactStep): AsyncGenerator<LoopE
   }
   const figures = `${due.tokens.toLocaleString('en-US')} of ${due.threshold.toLocaleString('en-US')} tokens`;
   if (!result.ok) {
-    // Nothing to summarize is not the summary failing: it does not count toward the breaker.
-    const counted = cut > 0;
-    const opened = counted && s.auto.failed();
+    const opened = s.auto.failed();
     yield {
       type: 'compaction',
       trigger: 'auto',
