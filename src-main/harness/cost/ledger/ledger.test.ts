@@ -496,6 +496,24 @@ describe('UsageLedger', () => {
     // The earliest copy keeps it.
     expect(r.sessions.find((s) => s.sessionId === 'first')!.records).toBe(1);
     expect(r.sessions.find((s) => s.sessionId === 'resumed')!.records).toBe(1);
+    // The same from the cache in a new process, and after a transcript there grows with a copy of a
+    // reply another transcript holds and a new one (the cached strings taken up again, then added to).
+    const cold = new UsageLedger({ carapaceHome: home });
+    expect((await cold.refresh()).changedFiles).toBe(0);
+    expect(cold.report(ALL).total).toMatchObject({ records: 4, costMicros: 4_000 });
+    const noIds = path.join(home, 'projects', projectSlug('/work/alpha'), 'no-ids.jsonl');
+    appendUsage(noIds, { ...u, apiId: 'msg_other', at: '2026-03-02T12:00:00.000Z' });
+    appendUsage(noIds, { ...u, apiId: 'msg_new', at: '2026-03-02T12:00:00.000Z' });
+    expect((await cold.refresh()).changedFiles).toBe(1);
+    expect(cold.report(ALL).total).toMatchObject({ records: 5, costMicros: 5_000 });
+    // The file with the earlier first record now holds the copy that counts.
+    const bySession = (l: UsageLedger) =>
+      Object.fromEntries(l.report(ALL).sessions.map((x) => [x.sessionId, x.records]));
+    expect(bySession(cold)).toEqual({ first: 1, 'no-ids': 4 });
+    const again = new UsageLedger({ carapaceHome: home });
+    expect((await again.refresh()).changedFiles).toBe(0);
+    expect(again.report(ALL).total).toMatchObject({ records: 5, costMicros: 5_000 });
+    expect(bySession(again)).toEqual({ first: 1, 'no-ids': 4 });
   });
 
   it('skips hostile lines with a problem: huge figures, negative tokens, a non-string model, a 50 MB line, torn JSON', async () => {
