@@ -219,6 +219,31 @@ describe('carapace -p with hooks', () => {
     expect(resultText(toolResults(pre.api.requests[1]?.body as never)[0])).toContain('halt');
   });
 
+  it('PreToolUse additionalContext reaches the model next to the tool_result; PostToolUseFailure gets the error', async () => {
+    const ctx = JSON.stringify({
+      hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: 'The build uses pnpm.' },
+    });
+    const { api, run, file } = await setup(
+      {
+        PreToolUse: [{ matcher: 'Bash', hooks: [command(`echo '${ctx}'`)] }],
+        PostToolUseFailure: [
+          { matcher: 'Bash', hooks: [command('cat > "$CLAUDE_PROJECT_DIR/failure.json"')] },
+        ],
+      },
+      [
+        { reply: { content: [toolUse('Bash', { command: 'echo ok' })] } },
+        { reply: { content: [toolUse('Bash', { command: 'echo broken >&2; exit 3' })] } },
+      ],
+    );
+    await run(['-p', 'go', '--allowedTools', 'Bash']);
+    const first = resultText(toolResults(api.requests[1]?.body as never)[0]);
+    expect(first).toContain('ok');
+    expect(first).toContain('The build uses pnpm.');
+    const failure = JSON.parse(readFileSync(file('failure.json'), 'utf8')) as Record<string, unknown>;
+    expect(failure).toMatchObject({ hook_event_name: 'PostToolUseFailure', tool_name: 'Bash' });
+    expect(String(failure['error'])).toContain('broken');
+  });
+
   it('permissionDecision "deny" denies the call, with its reason in the tool_result', async () => {
     const deny = JSON.stringify({
       hookSpecificOutput: {

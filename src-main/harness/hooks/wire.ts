@@ -23,6 +23,22 @@ export function hookContext(event: string, parts: readonly string[]): string {
 }
 
 /**
+ * additionalContext a PreToolUse hook gave for a call, kept until the call's result is made: it
+ * reaches the model next to the tool_result, as in Claude Code.
+ */
+export class PendingToolContext {
+  private readonly byCall = new Map<string, string[]>();
+  set(toolUseId: string, parts: string[]): void {
+    if (parts.length > 0) this.byCall.set(toolUseId, parts);
+  }
+  take(toolUseId: string): string[] {
+    const parts = this.byCall.get(toolUseId) ?? [];
+    this.byCall.delete(toolUseId);
+    return parts;
+  }
+}
+
+/**
  * PreToolUse: the hooks run before the permission rules. A block (exit 2) or a `deny` refuses the
  * call (its reason goes back to the model in the tool_result, and to the permission log with the
  * hook's source); otherwise the call goes to the gate with the hook's `updatedInput`, if any, which
@@ -32,6 +48,7 @@ export function withPreToolUseHooks(
   inner: PermissionGate,
   runner: HookRunner,
   onDecision?: (entry: PermissionLogEntry) => void,
+  pending?: PendingToolContext,
 ): PermissionGate {
   return {
     filterTools: (tools) => inner.filterTools(tools),
@@ -73,6 +90,7 @@ export function withPreToolUseHooks(
           message: `InputValidationError: ${tool.name}: the input a PreToolUse hook gave is not valid: ${fits.error.issues.map((i) => `${i.path.map(String).join('.') || '(input)'}: ${i.message}`).join('; ')}`,
         };
       const decision = await inner.check(tool, updated ?? input, ctx);
+      if (decision.behavior === 'allow') pending?.set(ctx.toolUseId, out.context);
       return updated && decision.behavior === 'allow' ? { ...decision, updatedInput: updated } : decision;
     },
   };
@@ -97,12 +115,18 @@ function textOf(content: ToolOutput['content']): string {
  * say back (a block's reason, additionalContext) is added to the tool_result the model reads; the
  * tool has run either way.
  */
-export function withPostToolUseHooks(tools: readonly AnyTool[], runner: HookRunner): AnyTool[] {
+export function withPostToolUseHooks(
+  tools: readonly AnyTool[],
+  runner: HookRunner,
+  pending?: PendingToolContext,
+): AnyTool[] {
   return tools.map((tool) => ({
     ...tool,
     async *call(input, ctx) {
       const started = performance.now();
-      const output = yield* tool.call(input, ctx);
+      const called = yield* tool.call(input, ctx);
+      const before = pending?.take(ctx.toolUseId) ?? [];
+      const output = before.length > 0 ? appendText(called, hookContext('PreToolUse', before)) : called;
       const event = output.isError ? 'PostToolUseFailure' : 'PostToolUse';
       if (!runner.has(event)) return output;
       const args = isObject(input) ? input : {};

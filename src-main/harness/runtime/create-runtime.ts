@@ -11,7 +11,13 @@ import { TeamManager } from '../teams/team-manager';
 import { coordinatorTools } from '../teams/tools/coordinator-tools';
 import { sessionMemoryFor } from '../memory/dream/session-memory';
 import { SessionMemoryPrompt } from '../memory/memory-prompt';
-import { promptHook, stopHook, withPostToolUseHooks, withPreToolUseHooks } from '../hooks/wire';
+import {
+  PendingToolContext,
+  promptHook,
+  stopHook,
+  withPostToolUseHooks,
+  withPreToolUseHooks,
+} from '../hooks/wire';
 import { createSpawner } from './subagents';
 import { createWorkerFactory } from './teammates';
 import type { AgentRuntime, RuntimeSetup } from './types';
@@ -90,11 +96,13 @@ export function createRuntime(s: RuntimeSetup): AgentRuntime {
   const ownTools = team
     ? coordinatorTools(() => team.coordinator().agentTypes())
     : [...s.tools.filter((t) => t.name !== 'Agent'), ...(spawner ? [agentTool(spawner)] : [])];
-  const tools = s.hooks ? withPostToolUseHooks(ownTools, s.hooks) : ownTools;
+  // A PreToolUse hook's additionalContext waits here for the call's result.
+  const hookContext = new PendingToolContext();
+  const tools = s.hooks ? withPostToolUseHooks(ownTools, s.hooks, hookContext) : ownTools;
   // PreToolUse hooks run before the permission rules (hooks/wire.ts), outermost, so the input a hook
   // gives is judged by everything after it (a read-only agent's restriction included).
   const ruleGate = s.restrictGate ? s.restrictGate(waitForSandbox(gate)) : waitForSandbox(gate);
-  const hookedGate = s.hooks ? withPreToolUseHooks(ruleGate, s.hooks, s.onDecision) : ruleGate;
+  const hookedGate = s.hooks ? withPreToolUseHooks(ruleGate, s.hooks, s.onDecision, hookContext) : ruleGate;
   const shell = createSessionShell({
     sessionDir,
     locations: s.locations,
