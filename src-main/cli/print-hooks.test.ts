@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -58,7 +58,25 @@ async function setup(hooks: object | null, steps: StepInput[], extraEnv: Record<
     return { code, result: JSON.parse(out) as Record<string, unknown>, stderr: err };
   };
   const file = (name: string) => path.join(project, name);
-  return { api, project, run, file };
+  /** The notices the session's transcript holds. */
+  const notices = (sessionId: string) => {
+    const found = readdirSync(home, { recursive: true, encoding: 'utf8' }).find((f) =>
+      f.endsWith(`${sessionId}.jsonl`),
+    );
+    if (!found) throw new Error(`no transcript for ${sessionId}`);
+    return readFileSync(path.join(home, found), 'utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map(
+        (l) =>
+          JSON.parse(l) as {
+            type: string;
+            item?: { kind: string; code?: string; text: string; level: string };
+          },
+      )
+      .flatMap((l) => (l.type === 'item' && l.item?.kind === 'notice' ? [l.item] : []));
+  };
+  return { api, project, run, file, notices };
 }
 
 const command = (cmd: string, extra: object = {}) => ({ type: 'command', command: cmd, ...extra });
@@ -242,6 +260,24 @@ describe('carapace -p with hooks', () => {
     const failure = JSON.parse(readFileSync(file('failure.json'), 'utf8')) as Record<string, unknown>;
     expect(failure).toMatchObject({ hook_event_name: 'PostToolUseFailure', tool_name: 'Bash' });
     expect(String(failure['error'])).toContain('broken');
+  });
+
+  it('each hook run is a note in the transcript: event, command, outcome, duration; failures stand out', async () => {
+    const { run, notices } = await setup(
+      {
+        PreToolUse: [{ matcher: 'Bash', hooks: [command('exit 0')] }],
+        PostToolUse: [{ matcher: 'Bash', hooks: [command('echo oops >&2; exit 1')] }],
+        Stop: [{ hooks: [command('true')] }],
+      },
+      [{ reply: { content: [toolUse('Bash', { command: 'echo hi' })] } }],
+    );
+    const { result } = await run(['-p', 'go', '--allowedTools', 'Bash']);
+    const hookNotes = notices(String(result['session_id'])).filter((n) => n.code === 'hook');
+    expect(hookNotes.map((n) => [n.level, n.text.replace(/\d+ ms$/, 'N ms')])).toEqual([
+      ['info', 'PreToolUse hook (Bash): exit 0 — ok, N ms'],
+      ['warning', 'PostToolUse hook (Bash): echo oops >&2; exit 1 — exited with 1: oops, N ms'],
+      ['info', 'Stop hook: true — ok, N ms'],
+    ]);
   });
 
   it('permissionDecision "deny" denies the call, with its reason in the tool_result', async () => {

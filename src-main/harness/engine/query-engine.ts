@@ -64,6 +64,8 @@ export interface EngineOptions {
         signal: AbortSignal,
       ) => Promise<{ blocked: string | null; context: string | null; messages: string[] }>)
     | undefined;
+  /** Hook runs to show as notes in the transcript, taken between the turn's events (hooks/notes.ts). */
+  hookNotes?: { drain(): NoticeItem[] } | undefined;
   sleep?: ((ms: number, signal: AbortSignal) => Promise<void>) | undefined;
   platform?: string;
   /** How Bash runs for this session (PTY, sandbox); unsandboxed when not given. */
@@ -443,6 +445,7 @@ export class QueryEngine {
       const text =
         typeof prompt === 'string' ? prompt : prompt.map((b) => (b.type === 'text' ? b.text : '')).join('\n');
       const answer = await this.options.onPromptSubmit(text, options.signal ?? new AbortController().signal);
+      yield* this.hookNotes();
       for (const message of answer.messages) {
         const note = notice('warning', message, 'hook');
         this.record(note);
@@ -596,7 +599,10 @@ export class QueryEngine {
           this.record(note);
           yield { type: 'item', item: note };
         }
+        yield* this.hookNotes();
       }
+      // The last Stop hooks ran after the loop's last event.
+      yield* this.hookNotes();
     } finally {
       options.signal?.removeEventListener('abort', onOuterAbort);
       if (!terminal) {
@@ -665,6 +671,14 @@ export class QueryEngine {
   private async sideRequestsAllowed(): Promise<boolean> {
     // A budget that cannot tell (its spend unreadable) leaves the call to the turn's own check.
     return (await this.options.budget?.sideRequestsAllowed?.().catch(() => true)) ?? true;
+  }
+
+  /** Hook runs since the last look, recorded and shown as notes. */
+  private *hookNotes(): Generator<EngineEvent> {
+    for (const note of this.options.hookNotes?.drain() ?? []) {
+      this.record(note);
+      yield { type: 'item', item: note };
+    }
   }
 
   private record(item: TranscriptItem): void {

@@ -93,6 +93,13 @@ function labelOf(h: HookHandler): string {
  */
 export class HookRunner {
   private readonly selector: HookSelector;
+  private readonly listeners = new Set<(record: HookRunRecord) => void>();
+
+  /** Tells `listener` of every run from now on (besides `onRecord`); returns an unsubscribe. */
+  subscribe(listener: (record: HookRunRecord) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
 
   constructor(private readonly o: HookRunnerOptions) {
     this.selector = new HookSelector({ projectRoot: o.projectDir, home: o.home, cwd: o.projectDir }, (p) =>
@@ -155,6 +162,7 @@ export class HookRunner {
       if (typeof id === 'string') rec.toolUseId = id;
       if (r.problem !== undefined) rec.problem = r.problem;
       this.o.onRecord?.(rec);
+      for (const listener of this.listeners) listener(rec);
     };
     if (handler.type === 'command') {
       const run = runCommandHook(handler, input, {

@@ -18,6 +18,7 @@ import {
   withPostToolUseHooks,
   withPreToolUseHooks,
 } from '../hooks/wire';
+import { HookNoteQueue } from '../hooks/notes';
 import { createSpawner } from './subagents';
 import { createWorkerFactory } from './teammates';
 import type { AgentRuntime, RuntimeSetup } from './types';
@@ -98,6 +99,9 @@ export function createRuntime(s: RuntimeSetup): AgentRuntime {
     : [...s.tools.filter((t) => t.name !== 'Agent'), ...(spawner ? [agentTool(spawner)] : [])];
   // A PreToolUse hook's additionalContext waits here for the call's result.
   const hookContext = new PendingToolContext();
+  // The session's main agent shows every hook run of the session as a note in its transcript.
+  const hookNotes = s.hooks && !s.agent ? new HookNoteQueue() : null;
+  const stopNotes = hookNotes && s.hooks ? s.hooks.subscribe((r) => hookNotes.push(r)) : null;
   const tools = s.hooks ? withPostToolUseHooks(ownTools, s.hooks, hookContext) : ownTools;
   // PreToolUse hooks run before the permission rules (hooks/wire.ts), outermost, so the input a hook
   // gives is judged by everything after it (a read-only agent's restriction included).
@@ -145,12 +149,15 @@ export function createRuntime(s: RuntimeSetup): AgentRuntime {
     // Every agent of the session awaits the same budget before each model request.
     budget: s.budget,
     // A session's prompts and its turn's end: its main agent's hooks only.
-    ...(s.hooks && !s.agent ? { onStop: stopHook(s.hooks), onPromptSubmit: promptHook(s.hooks) } : {}),
+    ...(s.hooks && !s.agent
+      ? { onStop: stopHook(s.hooks), onPromptSubmit: promptHook(s.hooks), hookNotes: hookNotes ?? undefined }
+      : {}),
   });
   const built = engine;
   // The session's long-lived sandboxed shell ends with its engine (a closed tab, a finished -p run).
   const closeEngine = built.close.bind(built);
   built.close = async () => {
+    stopNotes?.();
     try {
       await closeEngine();
     } finally {
