@@ -15,6 +15,7 @@ describe('carapace -p /compact', () => {
           { reply: { content: [text('First answer, OLD-DETAIL.')] } },
           { reply: { content: [text('SUMMARY-P: a first question was answered.')] } },
           { reply: { content: [text('Second answer.')] } },
+          { reply: { content: [text('SUMMARY-Q: shorter.')] } },
         ],
       },
     });
@@ -43,6 +44,24 @@ describe('carapace -p /compact', () => {
     expect((await run(['-p', '--continue', 'second question'])).out).toBe('Second answer.');
     const last = JSON.stringify(api.requests.at(-1)?.body.messages);
     expect(last).toContain('SUMMARY-P');
+    // Once more, as stream-json: the compaction is marked by a compact_boundary line, as Claude Code's.
+    const streamed = await run([
+      '-p',
+      '--continue',
+      '--output-format',
+      'stream-json',
+      '/compact keep it short',
+    ]);
+    expect(streamed.code).toBe(0);
+    const boundary = streamed.out
+      .split('\n')
+      .map(
+        (l) =>
+          JSON.parse(l) as { subtype?: string; compact_metadata?: { trigger: string; pre_tokens: number } },
+      )
+      .find((l) => l.subtype === 'compact_boundary');
+    expect(boundary?.compact_metadata?.trigger).toBe('manual');
+    expect(boundary?.compact_metadata?.pre_tokens).toBeGreaterThan(0);
     expect(last).not.toContain('OLD-DETAIL');
   });
 });

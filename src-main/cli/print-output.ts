@@ -124,6 +124,19 @@ export function streamLine(
       return verbose
         ? { type: 'system', subtype: 'fallback', from: e.from, to: e.to, session_id: sessionId }
         : null;
+    case 'compaction':
+      // Claude Code's marker where the conversation was compacted (snip counts as automatic).
+      return e.ok
+        ? {
+            type: 'system',
+            subtype: 'compact_boundary',
+            session_id: sessionId,
+            compact_metadata: {
+              trigger: e.trigger === 'manual' ? 'manual' : 'auto',
+              pre_tokens: e.tokensBefore,
+            },
+          }
+        : null;
     case 'tombstone':
       return verbose
         ? { type: 'system', subtype: 'tombstone', message_id: e.itemId, session_id: sessionId }

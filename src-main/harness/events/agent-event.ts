@@ -59,6 +59,8 @@ export type LoopEvent =
       summary: MessageItem | null;
       breakerOpen: boolean;
       detail: string;
+      /** Tokens the context held before (the last response's usage plus an estimate for the rest). */
+      tokensBefore: number;
     }
   | {
       type: 'usage';

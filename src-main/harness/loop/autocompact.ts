@@ -157,6 +157,7 @@ export async function* autoCompactStep(s: AutoCompactStep): AsyncGenerator<LoopE
       ok: false,
       summary: null,
       breakerOpen: s.auto.gaveUp,
+      tokensBefore: due.tokens,
       detail: opened
         ? `Automatic compaction failed ${s.auto.consecutiveFailures} times in a row (${result.reason}); it is off for the rest of this session.`
         : `Automatic compaction failed (${result.reason}); the conversation goes on uncompacted.`,
@@ -178,6 +179,7 @@ export async function* autoCompactStep(s: AutoCompactStep): AsyncGenerator<LoopE
     ok: true,
     summary: result.summary,
     breakerOpen: false,
+    tokensBefore: due.tokens,
     detail: `Context compacted automatically at ${figures}: ${result.summarized} earlier message(s) summarized.`,
   };
   return result.messages;

@@ -3,6 +3,7 @@ import type { BudgetGate } from '../cost/budget/session-budget';
 import type { LoopEvent } from '../events/agent-event';
 import type { AccumulatedMessage } from '../model/accumulate';
 import type { ModelClient } from '../model/model-client';
+import { contextTokens } from './autocompact';
 import { summarizeBefore, type SummaryPrefix } from './compact';
 
 /** `/compact` or `/compact <instructions>`: the instructions (undefined when none); null for any other prompt. */
@@ -39,6 +40,7 @@ export async function* manualCompact(
     if (s.signal.aborted) return { ok: false, detail: 'Stopped by the user.' };
     if (decision !== 'go') return { ok: false, detail: decision.message };
   }
+  const tokensBefore = contextTokens(s.messages);
   const started = performance.now();
   const result = await summarizeBefore(
     s.client,
@@ -57,7 +59,15 @@ export async function* manualCompact(
   if (s.signal.aborted) return { ok: false, detail: 'Stopped by the user.' };
   if (!result.ok) {
     const detail = `Compaction failed: ${result.reason}. The conversation is unchanged.`;
-    yield { type: 'compaction', trigger: 'manual', ok: false, summary: null, breakerOpen: false, detail };
+    yield {
+      type: 'compaction',
+      trigger: 'manual',
+      ok: false,
+      summary: null,
+      breakerOpen: false,
+      tokensBefore,
+      detail,
+    };
     return { ok: false, detail };
   }
   yield {
@@ -75,6 +85,7 @@ export async function* manualCompact(
     ok: true,
     summary: result.summary,
     breakerOpen: false,
+    tokensBefore,
     detail,
   };
   return { ok: true, detail };

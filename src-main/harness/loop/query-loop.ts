@@ -9,7 +9,7 @@ import type { PermissionGate } from '../permissions/gate';
 import type { BudgetGate } from '../cost/budget/session-budget';
 import { StreamingToolExecutor } from '../executor/streaming-tool-executor';
 import type { AnyTool, ToolUseContext } from '../tools/tool';
-import { autoCompactStep } from './autocompact';
+import { autoCompactStep, contextTokens } from './autocompact';
 import { collapseDrain } from './collapse';
 import { snip } from './snip';
 import { reactiveCompact } from './compact';
@@ -275,6 +275,7 @@ export async function* queryLoop(params: QueryParams): AsyncGenerator<LoopEvent,
       // response's usage still counts the dropped messages: the next response's will tell.
       const snipped = params.compaction ? snip(state.messages, params.compaction.snip) : null;
       if (snipped) {
+        const tokensBefore = contextTokens(state.messages);
         yield {
           type: 'context_replaced',
           messages: snipped.messages,
@@ -289,6 +290,7 @@ export async function* queryLoop(params: QueryParams): AsyncGenerator<LoopEvent,
           ok: true,
           summary: snipped.head,
           breakerOpen: false,
+          tokensBefore,
           detail: `Long history: ${snipped.dropped} messages snipped from the middle.`,
         };
         state = { ...state, messages: snipped.messages };
