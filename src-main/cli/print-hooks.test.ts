@@ -190,13 +190,13 @@ describe('carapace -p with hooks', () => {
   });
 
   it('a Stop hook\'s {"decision":"block"} continues the turn once with its reason', async () => {
-    const { api, run } = await setup(
+    const { api, run, file } = await setup(
       {
         Stop: [
           {
             hooks: [
               command(
-                'cat > /dev/null; if [ -f "$CLAUDE_PROJECT_DIR/stopped" ]; then exit 0; fi; touch "$CLAUDE_PROJECT_DIR/stopped"; echo \'{"decision":"block","reason":"run the linter first"}\'',
+                'cat >> "$CLAUDE_PROJECT_DIR/stop.jsonl"; echo >> "$CLAUDE_PROJECT_DIR/stop.jsonl"; if [ -f "$CLAUDE_PROJECT_DIR/stopped" ]; then exit 0; fi; touch "$CLAUDE_PROJECT_DIR/stopped"; echo \'{"decision":"block","reason":"run the linter first"}\'',
               ),
             ],
           },
@@ -208,6 +208,16 @@ describe('carapace -p with hooks', () => {
     expect(api.requests).toHaveLength(2);
     expect(JSON.stringify(api.requests[1]?.body.messages?.at(-1))).toContain('run the linter first');
     expect(result['result']).toBe('Linted, all clean.');
+    const inputs = readFileSync(file('stop.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(
+      inputs.map((i) => [i['hook_event_name'], i['stop_hook_active'], i['last_assistant_message']]),
+    ).toEqual([
+      ['Stop', false, 'First answer.'],
+      ['Stop', true, 'Linted, all clean.'],
+    ]);
   });
 
   it('`continue: false` wins: a Stop block with it ends the turn, a PreToolUse hook with it stops the call', async () => {
