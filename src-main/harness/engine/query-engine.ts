@@ -5,6 +5,7 @@ import type { PermissionDenial, PermissionMode } from '@shared/domain/permission
 import type { TokenUsage } from '@shared/domain/usage';
 import { loadBashParser } from '../bash/tree-sitter';
 import { buildSystemPrompt } from '../context/system-prompt';
+import { dateChangeNote, dayOf } from '../context/date-change';
 import type { CostTracker, UsageReport } from '../cost/tracker';
 import type { BudgetGate } from '../cost/budget/session-budget';
 import { subagentUsageLines } from '../cost/ledger/subagent-usage';
@@ -94,6 +95,8 @@ export interface EngineOptions {
   memoryPrompt?: SessionMemoryPrompt | undefined;
   /** The session's spending limits, shared by all its agents (cost/budget). */
   budget?: BudgetGate | undefined;
+  /** The time now (tests move it); the system's clock by default. */
+  clock?: (() => Date) | undefined;
   /** Microcompact and autocompact settings (defaults: keep the 5 latest results, compact at 83.5 %). */
   compaction?: CompactionOptions | undefined;
 }
@@ -155,7 +158,9 @@ export class QueryEngine {
    * The date the system prompt gives: the session's first, so the cached prefix (tools → system)
    * stays byte-identical for the whole session.
    */
-  private readonly sessionDate = new Date();
+  private readonly sessionDate: Date;
+  /** The last day the model was told of (the system prompt's, then each date-change note's). */
+  private announcedDay: string;
   /** Microcompact's cleared results and autocompact's circuit breaker, kept across turns. */
   private readonly compaction: SessionCompaction;
   /** The system prompt the last turn sent (a /compact's summary request sends it too). */
@@ -166,6 +171,8 @@ export class QueryEngine {
     this.model = options.model;
     this.cwd = options.cwd;
     this.compaction = new SessionCompaction(options.compaction);
+    this.sessionDate = this.now();
+    this.announcedDay = dayOf(this.sessionDate);
     // The Bash analysis decides which commands may run in parallel: have its parser ready early.
     loadBashParser().catch(() => undefined);
     this.conversation = new Conversation(
@@ -495,6 +502,21 @@ export class QueryEngine {
       };
       this.record(userMessage);
       yield { type: 'item', item: userMessage };
+      const today = dayOf(this.now());
+      if (today !== this.announcedDay) {
+        this.announcedDay = today;
+        const note: MessageItem = {
+          kind: 'message',
+          id: randomUUID(),
+          role: 'user',
+          origin: 'nudge',
+          content: [{ type: 'text', text: dateChangeNote(today) }],
+          createdAt: now(),
+          status: 'complete',
+        };
+        this.record(note);
+        yield { type: 'item', item: note };
+      }
       if (hookContext !== null) {
         const note: MessageItem = {
           kind: 'message',
@@ -652,6 +674,10 @@ export class QueryEngine {
       memory,
       ...(this.options.systemPrompt !== undefined ? { base: this.options.systemPrompt } : {}),
     });
+  }
+
+  private now(): Date {
+    return this.options.clock?.() ?? new Date();
   }
 
   /** For Read: the instructions a file brings into play, as text for its result. */

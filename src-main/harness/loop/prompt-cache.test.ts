@@ -85,4 +85,30 @@ describe('the cached prefix: tools and system prompt stay byte-identical from tu
       expect(JSON.stringify(now.slice(0, before.length))).toBe(JSON.stringify(before));
     }
   });
+
+  it('a new day rides in the messages as a note; the system prompt keeps the first day', async () => {
+    let clock = new Date('2026-03-01T23:58:00Z');
+    const t = await testEngine(
+      {
+        steps: [
+          { reply: { content: [text('One.')] } },
+          { reply: { content: [text('Two.')] } },
+          { reply: { content: [text('Three.')] } },
+        ],
+      },
+      { clock: () => clock },
+    );
+    await t.run('before midnight');
+    clock = new Date('2026-03-02T00:03:00Z');
+    await t.run('after midnight');
+    clock = new Date('2026-03-02T09:00:00Z');
+    await t.run('later that day');
+    const [first, second, third] = t.api.requests.map((r) => r.body);
+    expect(JSON.stringify(first?.system)).toContain("Today's date: 2026-03-01");
+    expect(JSON.stringify(third?.system)).toBe(JSON.stringify(first?.system));
+    expect(JSON.stringify(first?.messages)).not.toContain('The date has changed');
+    expect(JSON.stringify(second?.messages)).toContain('today is 2026-03-02');
+    // Told once: the third request repeats the note where it was, and adds none.
+    expect(JSON.stringify(third?.messages).split('The date has changed').length - 1).toBe(1);
+  });
 });
