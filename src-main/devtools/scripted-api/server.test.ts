@@ -236,4 +236,33 @@ describe('scripted Messages API, through the real SDK', () => {
     await expect(wrong.messages.create(ask('x'))).rejects.toBeInstanceOf(AuthenticationError);
     await expect(right.messages.create(ask('x'))).resolves.toMatchObject({ role: 'assistant' });
   });
+
+  it('refuses, as the real API does, tool blocks without tools and more than four cache breakpoints', async () => {
+    const { sdk } = await serve({
+      steps: [{ times: true, reply: { content: [{ type: 'text', text: 'ok' }] } }],
+    });
+    const history = [
+      { role: 'user' as const, content: 'go' },
+      {
+        role: 'assistant' as const,
+        content: [{ type: 'tool_use' as const, id: 't1', name: 'Read', input: {} }],
+      },
+      { role: 'user' as const, content: [{ type: 'tool_result' as const, tool_use_id: 't1', content: 'x' }] },
+    ];
+    const base = { model: 'claude-sonnet-4-5', max_tokens: 100, messages: history };
+    await expect(sdk.messages.create(base)).rejects.toThrow(/must define tools/);
+    const tools = [{ name: 'Read', input_schema: { type: 'object' as const } }];
+    await expect(sdk.messages.create({ ...base, tools })).resolves.toMatchObject({ role: 'assistant' });
+    const marked = (text: string) => ({
+      type: 'text' as const,
+      text,
+      cache_control: { type: 'ephemeral' as const },
+    });
+    await expect(
+      sdk.messages.create({
+        ...ask('hi'),
+        system: [marked('a'), marked('b'), marked('c'), marked('d'), marked('e')],
+      }),
+    ).rejects.toThrow(/maximum of 4 blocks with cache_control/);
+  });
 });

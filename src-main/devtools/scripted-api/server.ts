@@ -207,6 +207,12 @@ export async function startScriptedApi(options: ScriptedApiOptions): Promise<Scr
       sendApiError(res, 401, 'authentication_error', 'invalid x-api-key');
       return;
     }
+    // Two of the real API's checks on a request's shape, so a harness bug fails here as it would there.
+    const refusal = shapeProblem(body);
+    if (refusal) {
+      sendApiError(res, 400, 'invalid_request_error', refusal);
+      return;
+    }
     const reply = current.respond(record);
     if (!reply) {
       sendApiError(
@@ -256,4 +262,30 @@ export async function startScriptedApi(options: ScriptedApiOptions): Promise<Scr
       return new Promise((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+function countCacheControl(value: unknown): number {
+  if (Array.isArray(value)) return value.reduce<number>((n, v) => n + countCacheControl(v), 0);
+  if (typeof value !== 'object' || value === null) return 0;
+  return Object.entries(value).reduce(
+    (n, [k, v]) => n + (k === 'cache_control' ? 1 : countCacheControl(v)),
+    0,
+  );
+}
+
+/**
+ * What the Messages API refuses about a request's shape, checked here too: tool_use or tool_result
+ * blocks in a request that defines no tools, and more than four cache breakpoints.
+ */
+function shapeProblem(body: MessagesRequestBody): string | null {
+  const hasToolBlocks = (body.messages ?? []).some(
+    (m) =>
+      Array.isArray(m.content) &&
+      (m.content as { type?: unknown }[]).some((b) => b.type === 'tool_use' || b.type === 'tool_result'),
+  );
+  if (hasToolBlocks && (body.tools ?? []).length === 0)
+    return 'Requests which include `tool_use` or `tool_result` blocks must define tools.';
+  if (countCacheControl([body.tools, body.system, body.messages]) > 4)
+    return 'A maximum of 4 blocks with cache_control may be provided.';
+  return null;
 }
