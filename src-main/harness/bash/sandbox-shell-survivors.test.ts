@@ -185,21 +185,28 @@ describe.skipIf(process.platform !== 'linux' || !haveTools)("the host's view of 
       ['-c', `unshare --user --map-root-user --pid --fork sleep 30 & ./zl beat & wait`],
       { cwd: dir, stdio: 'ignore' },
     );
+    const read = (file: string) => {
+      try {
+        return readFileSync(file, 'utf8');
+      } catch {
+        return '';
+      }
+    };
     try {
-      await sleep(400);
-      const tree = processTree(root.pid as number);
+      // Wait for the state under test, not for a fixed time: on a loaded machine `unshare` may not
+      // have exec'd sleep yet, or zl's main thread not exited, after any fixed delay.
+      let tree: Map<number, string> | null = null;
+      let names: string[] = [];
+      let zl: number | undefined;
+      for (const deadline = Date.now() + 20_000; Date.now() < deadline; await sleep(50)) {
+        tree = processTree(root.pid as number);
+        const pids = [...(tree?.keys() ?? [])];
+        names = pids.map((p) => read(`/proc/${p}/comm`).trim());
+        zl = pids.find((p) => read(`/proc/${p}/status`).includes('State:\tZ'));
+        if (names.includes('sleep') && zl !== undefined) break;
+      }
       expect(tree).not.toBeNull();
-      const names = [...(tree as Map<number, string>).keys()].map((p) => {
-        try {
-          return readFileSync(`/proc/${p}/comm`, 'utf8').trim();
-        } catch {
-          return '';
-        }
-      });
       expect(names).toContain('sleep');
-      const zl = [...(tree as Map<number, string>).keys()].find((p) =>
-        readFileSync(`/proc/${p}/status`, 'utf8').includes('State:\tZ'),
-      );
       expect(zl, 'the main thread of zl has exited').toBeDefined();
       expect(stillRunning(zl as number)).toBe(true);
     } finally {
