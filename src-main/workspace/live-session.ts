@@ -112,6 +112,7 @@ export class LiveSession {
       background: this.background,
       // Not `busy`: the summary sent as a turn ends is built before the turn is let go.
       canRetry: this.engine.canRetry,
+      context: this.engine.contextMeter,
     };
   }
 

@@ -16,6 +16,17 @@ export const CostKind = z.enum([
 ]);
 export type CostKind = z.infer<typeof CostKind>;
 
+/**
+ * How full the context is (the status bar's meter): tokens the next request will hold, the model's
+ * window, and where autocompact starts (null: it will not — switched off, or given up for the session).
+ */
+export const ContextMeter = z.object({
+  tokens: z.number().int().nonnegative(),
+  window: z.number().int().positive(),
+  autocompactAt: z.number().int().nonnegative().nullable(),
+});
+export type ContextMeter = z.infer<typeof ContextMeter>;
+
 export const SessionSummary = z.object({
   id: z.string(),
   projectId: z.string(),
@@ -42,6 +53,8 @@ export const SessionSummary = z.object({
    * Absent (a session listed but not loaded) means no.
    */
   canRetry: z.boolean().optional(),
+  /** The context meter; absent for a session listed but not loaded. */
+  context: ContextMeter.optional(),
 });
 export type SessionSummary = z.infer<typeof SessionSummary>;
 
