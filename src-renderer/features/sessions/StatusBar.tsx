@@ -5,6 +5,7 @@ import { setPermissionMode, setSessionModel } from '../../ipc/actions';
 import { useHasAgents, useSessionAgents } from '../../stores/selectors';
 import { useStore } from '../../stores/store';
 import { CostFigure } from '../cost/CostFigure';
+import { ContextMeter } from './ContextMeter';
 import { usePermissionModes } from './usePermissionModes';
 
 const MODES: { id: PermissionMode; label: string }[] = [
@@ -89,6 +90,7 @@ export function StatusBar() {
         {ACTIVITY[session.activity]}
       </span>
       <span data-testid="session-tokens">{totalTokens(session.usage).toLocaleString('en-US')} tokens</span>
+      {session.context ? <ContextMeter meter={session.context} /> : null}
       <CostFigure session={session} />
       <TeamButton sessionId={session.id} />
       {session.lastError ? (
