@@ -8,6 +8,7 @@ import type { SandboxService } from '../harness/bash/sandbox';
 import type { ModelRouter } from '../harness/model/model-client';
 import { interactiveHandler } from '../harness/permissions/handlers';
 import { restoredMode, trustedModes, type TrustedModes } from '../harness/permissions/default-mode';
+import { sessionHookRunner } from './session-hooks';
 import type { PermissionLogEntry } from '@shared/domain/permissions';
 import type { PermissionBroker } from './permission-broker';
 import type { BudgetService } from './budget-service';
@@ -450,7 +451,19 @@ export class SessionManager {
     // Assigned below; the gate only calls back once a turn runs.
     let session: LiveSession | null = null;
     const agentStops = new Map<string, AbortController>();
+    // Hooks: the user's and the policy's, and the project's own once the workspace trusts them.
+    const hooks = sessionHookRunner({
+      sessionId: meta.id,
+      transcriptFile: file,
+      projectRoot: projectPath,
+      locations: () => this.deps.permissionLocations(projectPath),
+      permissionMode: () => mode,
+      env: this.deps.toolEnv,
+      home: homedir(),
+      onProblem: (problem) => session?.notify('warning', `Hooks: ${problem}`, 'hook_settings'),
+    });
     const runtime = createRuntime({
+      hooks,
       sessionId: meta.id,
       projectRoot: projectPath,
       transcriptFile: file,

@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { homedir } from 'node:os';
-import type { ContentBlock, MessageItem, NoticeItem, TranscriptItem } from '@shared/domain/messages';
+import {
+  messageText,
+  type ContentBlock,
+  type MessageItem,
+  type NoticeItem,
+  type TranscriptItem,
+} from '@shared/domain/messages';
 import type { PermissionDenial, PermissionMode } from '@shared/domain/permissions';
 import type { TokenUsage } from '@shared/domain/usage';
 import { loadBashParser } from '../bash/tree-sitter';
@@ -63,7 +69,7 @@ export interface EngineOptions {
     | ((
         prompt: string,
         signal: AbortSignal,
-      ) => Promise<{ blocked: string | null; context: string | null; messages: string[] }>)
+      ) => Promise<{ blocked: string | null; context: string | null; messages: string[] }> | null)
     | undefined;
   /** Hook runs to show as notes in the transcript, taken between the turn's events (hooks/notes.ts). */
   hookNotes?: { drain(): NoticeItem[] } | undefined;
@@ -447,11 +453,19 @@ export class QueryEngine {
   ): AsyncGenerator<EngineEvent, TurnResult> {
     if (this.running) throw new Error('This session is already running a turn.');
     let hookContext: string | null = null;
-    if (prompt !== null && this.options.onPromptSubmit) {
-      const started = performance.now();
-      const text =
-        typeof prompt === 'string' ? prompt : prompt.map((b) => (b.type === 'text' ? b.text : '')).join('\n');
-      const answer = await this.options.onPromptSubmit(text, options.signal ?? new AbortController().signal);
+    const asking = performance.now();
+    // No UserPromptSubmit hook: null at once, and the prompt is recorded without waiting.
+    const asked =
+      prompt !== null && this.options.onPromptSubmit
+        ? this.options.onPromptSubmit(
+            typeof prompt === 'string'
+              ? prompt
+              : prompt.map((b) => (b.type === 'text' ? b.text : '')).join('\n'),
+            options.signal ?? new AbortController().signal,
+          )
+        : null;
+    if (asked !== null) {
+      const answer = await asked;
       yield* this.hookNotes();
       for (const message of answer.messages) {
         const note = notice('warning', message, 'hook');
@@ -468,7 +482,7 @@ export class QueryEngine {
           terminal: { reason: 'completed', detail },
           text: '',
           numTurns: 0,
-          durationMs: Math.round(performance.now() - started),
+          durationMs: Math.round(performance.now() - asking),
           durationApiMs: 0,
           usage: new TurnFold(this.conversation).usage,
           permissionDenials: [],
@@ -732,21 +746,30 @@ export class QueryEngine {
       case 'error':
         return notice('error', e.error.message, e.error.code);
       case 'compaction':
-        return notice(
-          e.ok ? 'info' : 'warning',
-          e.detail,
-          e.trigger === 'manual'
-            ? e.ok
-              ? 'compact'
-              : 'compact_failed'
-            : e.ok
-              ? e.trigger === 'snip'
-                ? 'snip'
-                : 'autocompact'
-              : e.breakerOpen
-                ? 'autocompact_off'
-                : 'autocompact_failed',
-        );
+        return {
+          ...notice(
+            e.ok ? 'info' : 'warning',
+            e.detail,
+            e.trigger === 'manual'
+              ? e.ok
+                ? 'compact'
+                : 'compact_failed'
+              : e.ok
+                ? e.trigger === 'snip'
+                  ? 'snip'
+                  : 'autocompact'
+                : e.breakerOpen
+                  ? 'autocompact_off'
+                  : 'autocompact_failed',
+          ),
+          compaction: {
+            trigger: e.trigger,
+            ok: e.ok,
+            breakerOpen: e.breakerOpen,
+            summarized: e.summarized ?? null,
+            summary: e.summary ? messageText(e.summary.content) : null,
+          },
+        };
       default:
         return null;
     }

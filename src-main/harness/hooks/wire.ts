@@ -199,9 +199,14 @@ export interface PromptHookAnswer {
 /** UserPromptSubmit: runs before the prompt is sent; a block erases it, context travels with it. */
 export function promptHook(
   runner: HookRunner,
-): (prompt: string, signal: AbortSignal) => Promise<PromptHookAnswer> {
-  return async (prompt, signal) => {
-    if (!runner.has('UserPromptSubmit')) return { blocked: null, context: null, messages: [] };
+): (prompt: string, signal: AbortSignal) => Promise<PromptHookAnswer> | null {
+  return (prompt, signal) => {
+    // None configured: null at once, so the turn records the prompt without waiting (the app's
+    // session reads the person's message back synchronously after starting the turn).
+    if (!runner.has('UserPromptSubmit')) return null;
+    return ask(prompt, signal);
+  };
+  async function ask(prompt: string, signal: AbortSignal): Promise<PromptHookAnswer> {
     const out = await runner.run('UserPromptSubmit', {}, { prompt }, signal);
     const blocked = out.blocked ?? (out.stop ? out.stop.reason : null);
     return {
@@ -209,5 +214,5 @@ export function promptHook(
       context: out.context.length > 0 ? hookContext('UserPromptSubmit', out.context) : null,
       messages: out.messages,
     };
-  };
+  }
 }

@@ -1,0 +1,95 @@
+import path from 'node:path';
+import { HookRunner } from '../harness/hooks/dispatch';
+import { parseHooksBlock } from '../harness/hooks/schema';
+import { collectHooks, HOOK_SOURCES, type ConfiguredHook, type HookSource } from '../harness/hooks/sources';
+import { readJsonObject } from '../harness/permissions/settings-file';
+import { settingsFiles, type SourceLocations } from '../harness/permissions/settings-sources';
+import { trustKey } from '../harness/permissions/trust';
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * A project file's `hooks` block with only the handlers the folder's trust has accepted. The keys are
+ * those of the trust prompt (trust.ts `wideningItems`): event, matcher and the handler as written.
+ */
+function acceptedBlock(block: unknown, accepted: ReadonlySet<string>): Record<string, unknown[]> {
+  const out: Record<string, unknown[]> = {};
+  if (!isObject(block)) return out;
+  for (const [event, groups] of Object.entries(block)) {
+    for (const group of Array.isArray(groups) ? groups : [groups]) {
+      if (!isObject(group) || !Array.isArray(group['hooks'])) continue;
+      const matcher = typeof group['matcher'] === 'string' ? group['matcher'] : '';
+      const kept = (group['hooks'] as unknown[]).filter((h) =>
+        accepted.has(trustKey.hook(event, matcher, h)),
+      );
+      if (kept.length > 0) (out[event] ??= []).push({ ...group, hooks: kept });
+    }
+  }
+  return out;
+}
+
+/**
+ * The hooks an app session runs: the user's and the managed policy's always; the project's own files'
+ * (`.claude/settings.json`, `.claude/settings.local.json`, which a repository can ship) only those the
+ * workspace trust has accepted, item by item, as the permission settings are. Read afresh each call:
+ * trust given (or revoked) during a session applies from the next hook event on.
+ */
+export function appHooks(loc: SourceLocations): { hooks: ConfiguredHook[]; problems: string[] } {
+  const base = collectHooks({ locations: loc, projectHooksAllowed: false });
+  // disableAllHooks / allowManagedHooksOnly leave none of the project's hooks.
+  if (base.narrowedBy !== null) return base;
+  const accepted = loc.trust?.accepted(loc.projectRoot) ?? new Set<string>();
+  const problems = [...base.problems];
+  const fromProject: ConfiguredHook[] = [];
+  if (accepted.size > 0)
+    for (const f of settingsFiles(loc)) {
+      if ((f.source !== 'local' && f.source !== 'project') || !f.exists) continue;
+      const read = readJsonObject(f.path);
+      if (read.kind !== 'ok') continue; // collectHooks has already reported it
+      const { entries, errors } = parseHooksBlock(acceptedBlock(read.value['hooks'], accepted));
+      const shown = path.relative(loc.projectRoot, f.path);
+      for (const e of errors) problems.push(`${shown}: ${e.message}; it is ignored`);
+      for (const e of entries) fromProject.push({ ...e, source: f.source, file: f.path });
+    }
+  const rank = (s: HookSource) => HOOK_SOURCES.indexOf(s);
+  const hooks = [...base.hooks, ...fromProject].sort((a, b) => rank(a.source) - rank(b.source));
+  return { hooks, problems };
+}
+
+export interface SessionHookOptions {
+  sessionId: string;
+  transcriptFile: string;
+  projectRoot: string;
+  locations: () => SourceLocations;
+  permissionMode: () => string;
+  env: NodeJS.ProcessEnv;
+  home: string;
+  /** Told once of each problem with the hooks' settings (a broken entry, an unusable matcher). */
+  onProblem: (problem: string) => void;
+}
+
+/** A session's hook runner in the app (see appHooks for which hooks it runs). */
+export function sessionHookRunner(o: SessionHookOptions): HookRunner {
+  const told = new Set<string>();
+  const tell = (problem: string) => {
+    if (told.has(problem)) return;
+    told.add(problem);
+    o.onProblem(problem);
+  };
+  return new HookRunner({
+    hooks: () => {
+      const { hooks, problems } = appHooks(o.locations());
+      for (const p of problems) tell(p);
+      return hooks;
+    },
+    sessionId: o.sessionId,
+    transcriptPath: o.transcriptFile,
+    projectDir: o.projectRoot,
+    cwd: () => o.projectRoot,
+    permissionMode: o.permissionMode,
+    env: o.env,
+    home: o.home,
+    onProblem: tell,
+  });
+}
