@@ -154,6 +154,17 @@ export const NoticeItem = z.object({
   createdAt: z.string(),
   /** A stable code for the cause, e.g. `authentication_error`, for tests and styling. */
   code: z.string().optional(),
+  /** A compaction's note: what ran, how it went, and the summary it expands to. */
+  compaction: z
+    .object({
+      trigger: z.enum(['auto', 'snip', 'manual']),
+      ok: z.boolean(),
+      /** Failures in a row switched automatic compaction off for the session. */
+      breakerOpen: z.boolean(),
+      summarized: z.number().int().nonnegative().nullable(),
+      summary: z.string().nullable(),
+    })
+    .optional(),
 });
 export type NoticeItem = z.infer<typeof NoticeItem>;
 

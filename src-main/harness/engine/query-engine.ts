@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { homedir } from 'node:os';
-import type { ContentBlock, MessageItem, NoticeItem, TranscriptItem } from '@shared/domain/messages';
+import {
+  messageText,
+  type ContentBlock,
+  type MessageItem,
+  type NoticeItem,
+  type TranscriptItem,
+} from '@shared/domain/messages';
 import type { PermissionDenial, PermissionMode } from '@shared/domain/permissions';
 import type { TokenUsage } from '@shared/domain/usage';
 import { loadBashParser } from '../bash/tree-sitter';
@@ -740,21 +746,30 @@ export class QueryEngine {
       case 'error':
         return notice('error', e.error.message, e.error.code);
       case 'compaction':
-        return notice(
-          e.ok ? 'info' : 'warning',
-          e.detail,
-          e.trigger === 'manual'
-            ? e.ok
-              ? 'compact'
-              : 'compact_failed'
-            : e.ok
-              ? e.trigger === 'snip'
-                ? 'snip'
-                : 'autocompact'
-              : e.breakerOpen
-                ? 'autocompact_off'
-                : 'autocompact_failed',
-        );
+        return {
+          ...notice(
+            e.ok ? 'info' : 'warning',
+            e.detail,
+            e.trigger === 'manual'
+              ? e.ok
+                ? 'compact'
+                : 'compact_failed'
+              : e.ok
+                ? e.trigger === 'snip'
+                  ? 'snip'
+                  : 'autocompact'
+                : e.breakerOpen
+                  ? 'autocompact_off'
+                  : 'autocompact_failed',
+          ),
+          compaction: {
+            trigger: e.trigger,
+            ok: e.ok,
+            breakerOpen: e.breakerOpen,
+            summarized: e.summarized ?? null,
+            summary: e.summary ? messageText(e.summary.content) : null,
+          },
+        };
       default:
         return null;
     }

@@ -61,6 +61,8 @@ export type LoopEvent =
       detail: string;
       /** Tokens the context held before (the last response's usage plus an estimate for the rest). */
       tokensBefore: number;
+      /** Messages the summary replaced (a successful auto or manual compaction). */
+      summarized?: number;
     }
   | {
       type: 'usage';

@@ -180,6 +180,7 @@ export async function* autoCompactStep(s: AutoCompactStep): AsyncGenerator<LoopE
     summary: result.summary,
     breakerOpen: false,
     tokensBefore: due.tokens,
+    summarized: result.summarized,
     detail: `Context compacted automatically at ${figures}: ${result.summarized} earlier message(s) summarized.`,
   };
   return result.messages;

@@ -86,6 +86,7 @@ export async function* manualCompact(
     summary: result.summary,
     breakerOpen: false,
     tokensBefore,
+    summarized: result.summarized,
     detail,
   };
   return { ok: true, detail };
