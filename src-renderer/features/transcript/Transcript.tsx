@@ -12,6 +12,7 @@ import { isWorking } from '@shared/domain/session';
 import { useToolResults, useTranscriptItems, useTranscriptLoaded } from '../../stores/selectors';
 import { useStore } from '../../stores/store';
 import { AgentCard } from './AgentCard';
+import { CompactionNote } from './CompactionNote';
 import { Markdown } from './Markdown';
 import { ToolCard } from './ToolCard';
 import { TurnFailure } from './TurnFailure';
@@ -157,7 +158,12 @@ function ItemView({
   working: boolean;
   results: Results;
 }) {
-  if (item.kind === 'notice') return <NoticeView item={item} />;
+  if (item.kind === 'notice')
+    return item.compaction ? (
+      <CompactionNote item={item} compaction={item.compaction} />
+    ) : (
+      <NoticeView item={item} />
+    );
   if (item.role === 'assistant')
     return <AssistantMessage {...scope} item={item} working={working} results={results} />;
   // Tool results show on their cards; a closing "interrupted" message likewise.
