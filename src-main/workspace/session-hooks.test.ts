@@ -81,4 +81,56 @@ describe('hooks in app sessions', () => {
       text: expect.stringMatching(/^PreToolUse hook \(Bash\): touch .* — ok/),
     });
   });
+
+  it("the user's hooks run in an untrusted project; an item added to the project's file after trusting waits for its own trust", async () => {
+    const t = await testCarapace({
+      steps: [
+        {
+          times: true,
+          when: { lastUserText: 'go' },
+          reply: { content: [toolUse('Bash', { command: 'ls' }, 'b1')], stop_reason: 'tool_use' },
+        },
+        { times: true, when: { lastUserText: 'Exit code' }, reply: { content: [text('Done.')] } },
+        { times: true, reply: { content: [text('Done.')] } },
+      ],
+    });
+    const project = realpathSync(t.project);
+    const mark = (name: string) => path.join(project, name);
+    const hook = (name: string) => ({
+      matcher: 'Bash',
+      hooks: [{ type: 'command', command: `touch ${mark(name)}` }],
+    });
+    writeFileSync(
+      path.join(t.home, 'settings.json'),
+      JSON.stringify({ hooks: { PreToolUse: [hook('user.txt')] } }),
+    );
+    mkdirSync(path.join(project, '.claude'));
+    const projectFile = path.join(project, '.claude', 'settings.json');
+    writeFileSync(projectFile, JSON.stringify({ hooks: { PreToolUse: [hook('first.txt')] } }));
+    const { workspace, sessions, trust } = t.carapace.services;
+    const projectId = workspace.open(project).project.id;
+    const id = workspace.createSession(projectId).id;
+    const turn = async () => {
+      const requests = t.api.requests.length;
+      sessions.send(id, 'go');
+      await until(
+        () => t.api.requests.length >= requests + 2 && sessions.get(id).session.activity === 'idle',
+      );
+    };
+
+    await turn();
+    expect([existsSync(mark('user.txt')), existsSync(mark('first.txt'))]).toEqual([true, false]);
+
+    trust.trustShown(
+      project,
+      projectTrustState(trust, project).items.map((i) => i.key),
+    );
+    // A second hook lands in the file (a pull) after the folder was trusted: not accepted yet.
+    writeFileSync(
+      projectFile,
+      JSON.stringify({ hooks: { PreToolUse: [hook('first.txt'), hook('second.txt')] } }),
+    );
+    await turn();
+    expect([existsSync(mark('first.txt')), existsSync(mark('second.txt'))]).toEqual([true, false]);
+  });
 });
