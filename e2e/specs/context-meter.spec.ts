@@ -44,3 +44,50 @@ test('the status bar’s context meter shows the tokens of the window after a re
   expect(fits.height).toBeLessThan(40);
   await page.screenshot({ path: docsScreenshot(test.info(), 'context-meter-900x600.png') });
 });
+
+test.describe('an automatic compaction', () => {
+  const full = { input_tokens: 150_000, cache_read_input_tokens: 20_000, output_tokens: 50 };
+  test.use({
+    scenario: {
+      steps: [
+        { reply: { content: [{ type: 'text', text: 'First answer.' }], usage: full } },
+        {
+          reply: {
+            content: [{ type: 'text', text: 'SUMMARY: the person asked a first question.' }],
+            usage: { input_tokens: 1_000, output_tokens: 20 },
+          },
+        },
+        {
+          reply: {
+            content: [{ type: 'text', text: 'Second answer.' }],
+            usage: { input_tokens: 1_200, output_tokens: 20 },
+          },
+        },
+      ],
+    },
+  });
+
+  test('is a note in the transcript that expands to its summary; the meter drops back', async ({
+    app: page,
+  }) => {
+    await page.setViewportSize({ width: 900, height: 600 });
+    await newSessionTab(page);
+    const meter = page.getByRole('meter', { name: 'Context used' });
+    await send(page, 'first question');
+    await expect(meter).toHaveText('170k / 200k');
+    await send(page, 'second question');
+    const log = page.getByRole('tabpanel').getByRole('log');
+    await expect(log).toContainText('Second answer.');
+    await expect(log).toContainText(/Conversation compacted \(auto\): \d+ messages? summarized/);
+    await expect(meter).toHaveText('1k / 200k');
+    const toggle = log.getByRole('button', { name: 'Show summary' });
+    await toggle.focus();
+    await page.keyboard.press('Enter');
+    // The summary as the conversation goes on from it (the model's words inside the harness's frame).
+    await expect(log.getByRole('region', { name: 'Compaction summary' })).toContainText(
+      'SUMMARY: the person asked a first question.',
+    );
+    await expect(log.getByRole('button', { name: 'Hide summary' })).toHaveAttribute('aria-expanded', 'true');
+    await page.screenshot({ path: docsScreenshot(test.info(), 'compaction-note-900x600.png') });
+  });
+});
