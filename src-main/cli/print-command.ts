@@ -29,6 +29,7 @@ import { startTelemetry } from '../harness/cost/otel';
 import { resultObject, streamLine } from './print-output';
 import { HookRunner } from '../harness/hooks/dispatch';
 import { collectHooks } from '../harness/hooks/sources';
+import { sessionEndHook, sessionStartHook } from '../harness/hooks/wire';
 
 const COORDINATOR_TOOLS = ['TeamCreate', 'TeamDelete', 'SendMessage', 'SyntheticOutput'];
 
@@ -286,6 +287,10 @@ export async function runPrint(o: PrintOptions, io: PrintIo): Promise<number> {
   process.on('SIGTERM', onSigterm);
   let result: TurnResult;
   try {
+    // SessionStart: its context goes with the prompt (hooks/wire.ts); its messages to stderr.
+    if (hooks)
+      for (const m of await sessionStartHook(hooks, session.resumed ? 'resume' : 'startup', stop.signal))
+        io.stderr.write(`carapace: ${m}\n`);
     const turn = runtime.run(prompt, {
       signal: stop.signal,
       ...(o.tokenBudget !== null ? { tokenBudget: o.tokenBudget } : {}),
@@ -320,6 +325,7 @@ export async function runPrint(o: PrintOptions, io: PrintIo): Promise<number> {
   } finally {
     process.off('SIGINT', onSigint);
     process.off('SIGTERM', onSigterm);
+    if (hooks) for (const m of await sessionEndHook(hooks, 'other')) io.stderr.write(`carapace: ${m}\n`);
     // Workers end with the run; the team stays in the session folder for a later --resume.
     await runtime.team?.close();
     await engine.close();

@@ -189,6 +189,48 @@ describe('carapace -p with hooks', () => {
     expect(blocked.api.requests).toHaveLength(0);
   });
 
+  it('SessionStart stdout reaches the first request as context (source startup, then resume); SessionEnd runs at the end', async () => {
+    const { api, run, file } = await setup(
+      {
+        SessionStart: [
+          {
+            matcher: 'startup|resume',
+            hooks: [
+              command(
+                'cat >> "$CLAUDE_PROJECT_DIR/start.jsonl"; echo >> "$CLAUDE_PROJECT_DIR/start.jsonl"; echo "The codeword is tangerine."',
+              ),
+            ],
+          },
+        ],
+        SessionEnd: [{ hooks: [command('cat > "$CLAUDE_PROJECT_DIR/end.json"')] }],
+      },
+      [],
+    );
+    const first = await run(['-p', 'hello']);
+    expect(first.code).toBe(0);
+    const sent = JSON.stringify(api.requests[0]?.body.messages);
+    expect(sent).toContain('hello');
+    expect(sent).toContain('SessionStart hook additional context');
+    expect(sent).toContain('The codeword is tangerine.');
+    expect(JSON.parse(readFileSync(file('end.json'), 'utf8'))).toMatchObject({
+      hook_event_name: 'SessionEnd',
+      reason: 'other',
+    });
+
+    await run(['-p', 'again', '--resume', String(first.result['session_id'])]);
+    const starts = readFileSync(file('start.jsonl'), 'utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => JSON.parse(l) as { hook_event_name: string; source: string });
+    expect(starts.map((s) => [s.hook_event_name, s.source])).toEqual([
+      ['SessionStart', 'startup'],
+      ['SessionStart', 'resume'],
+    ]);
+    // Sent once, with the first prompt of each run: the resumed run's own context is its newest.
+    const resumed = JSON.stringify(api.requests.at(-1)?.body.messages);
+    expect(resumed.split('The codeword is tangerine.')).toHaveLength(3);
+  });
+
   it('a Stop hook\'s {"decision":"block"} continues the turn once with its reason', async () => {
     const { api, run, file } = await setup(
       {

@@ -94,6 +94,19 @@ function labelOf(h: HookHandler): string {
 export class HookRunner {
   private readonly selector: HookSelector;
   private readonly listeners = new Set<(record: HookRunRecord) => void>();
+  private queued: string[] = [];
+
+  /** Context for the model from a hook run outside a turn (SessionStart): sent with the next prompt. */
+  queueContext(text: string): void {
+    this.queued.push(text);
+  }
+
+  /** The queued context, taken (each piece is sent once). */
+  takeQueuedContext(): string[] {
+    const taken = this.queued;
+    this.queued = [];
+    return taken;
+  }
 
   /** Tells `listener` of every run from now on (besides `onRecord`); returns an unsubscribe. */
   subscribe(listener: (record: HookRunRecord) => void): () => void {

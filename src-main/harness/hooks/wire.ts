@@ -196,15 +196,25 @@ export interface PromptHookAnswer {
   messages: string[];
 }
 
-/** UserPromptSubmit: runs before the prompt is sent; a block erases it, context travels with it. */
+/**
+ * UserPromptSubmit: runs before the prompt is sent; a block erases it, context travels with it. The
+ * context SessionStart hooks left on the runner travels with the next prompt too.
+ */
 export function promptHook(
   runner: HookRunner,
 ): (prompt: string, signal: AbortSignal) => Promise<PromptHookAnswer> | null {
   return (prompt, signal) => {
-    // None configured: null at once, so the turn records the prompt without waiting (the app's
-    // session reads the person's message back synchronously after starting the turn).
-    if (!runner.has('UserPromptSubmit')) return null;
-    return ask(prompt, signal);
+    const queued = runner.takeQueuedContext();
+    // None configured and nothing queued: null at once, so the turn records the prompt without
+    // waiting (the app's session reads the person's message back synchronously after starting it).
+    if (!runner.has('UserPromptSubmit'))
+      return queued.length > 0
+        ? Promise.resolve({ blocked: null, context: queued.join('\n'), messages: [] })
+        : null;
+    return ask(prompt, signal).then((a) => ({
+      ...a,
+      context: [...queued, ...(a.context !== null ? [a.context] : [])].join('\n') || null,
+    }));
   };
   async function ask(prompt: string, signal: AbortSignal): Promise<PromptHookAnswer> {
     const out = await runner.run('UserPromptSubmit', {}, { prompt }, signal);
@@ -215,4 +225,30 @@ export function promptHook(
       messages: out.messages,
     };
   }
+}
+
+/**
+ * SessionStart (`source`: startup, resume, clear, compact): its context (additionalContext, or plain
+ * stdout) is queued on the runner and reaches the model with the next prompt; returns the messages
+ * for the person (systemMessage, non-blocking errors). A block has nothing to stop here.
+ */
+export async function sessionStartHook(
+  runner: HookRunner,
+  source: 'startup' | 'resume' | 'clear' | 'compact',
+  signal?: AbortSignal,
+): Promise<string[]> {
+  if (!runner.has('SessionStart')) return [];
+  const out = await runner.run('SessionStart', { matchValue: source }, { source }, signal);
+  if (out.context.length > 0) runner.queueContext(hookContext('SessionStart', out.context));
+  return out.messages;
+}
+
+/** SessionEnd (`reason`: clear, logout, prompt_input_exit, other): run and waited for; it decides nothing. */
+export async function sessionEndHook(
+  runner: HookRunner,
+  reason: 'clear' | 'logout' | 'prompt_input_exit' | 'other',
+): Promise<string[]> {
+  if (!runner.has('SessionEnd')) return [];
+  const out = await runner.run('SessionEnd', { matchValue: reason }, { reason });
+  return out.messages;
 }
