@@ -120,9 +120,10 @@ export function withPostToolUseHooks(
   runner: HookRunner,
   pending?: PendingToolContext,
 ): AnyTool[] {
-  return tools.map((tool) => ({
-    ...tool,
-    async *call(input, ctx) {
+  // The tool's own properties are copied as they are, getters included: a spread would read them
+  // now (the Agent tool's description loads the agent files) and freeze what they say.
+  return tools.map((tool) => {
+    const call: AnyTool['call'] = async function* (input, ctx) {
       const started = performance.now();
       const called = yield* tool.call(input, ctx);
       const before = pending?.take(ctx.toolUseId) ?? [];
@@ -146,8 +147,15 @@ export function withPostToolUseHooks(
       if (out.blocked !== null) result = appendText(result, `${event} hook feedback: ${out.blocked}`);
       if (out.context.length > 0) result = appendText(result, hookContext(event, out.context));
       return result;
-    },
-  }));
+    };
+    return Object.defineProperties(
+      {},
+      {
+        ...Object.getOwnPropertyDescriptors(tool),
+        call: { value: call, enumerable: true, writable: true, configurable: true },
+      },
+    ) as AnyTool;
+  });
 }
 
 /** The text of the last assistant message. */
