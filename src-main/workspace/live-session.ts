@@ -272,7 +272,16 @@ export class LiveSession {
     if (e.type === 'agent_started' || e.type === 'agent_ended') return;
     if (e.type === 'item' && e.item.kind === 'notice' && e.item.level === 'error')
       this.lastError = e.item.text;
+    // A message recorded after send() returned (a UserPromptSubmit hook ran first) still names the
+    // session, as one recorded at once does in send().
+    let retitled = false;
+    if (!this.titled && e.type === 'item' && e.item.kind === 'message' && e.item.role === 'user') {
+      const title = autoTitle(this.engine.items) ?? this.title;
+      retitled = title !== this.title;
+      this.title = title;
+    }
     const activity = this.main.handle(e);
+    if (retitled) this.changed();
     if (activity !== null) this.setActivity(activity);
     else if (e.type === 'usage') this.changed();
   }

@@ -133,4 +133,21 @@ describe('hooks in app sessions', () => {
     await turn();
     expect([existsSync(mark('first.txt')), existsSync(mark('second.txt'))]).toEqual([true, false]);
   });
+
+  it('a session with a UserPromptSubmit hook still takes its title from the message, once the hook has run', async () => {
+    const t = await testCarapace({ steps: [{ times: true, reply: { content: [text('Done.')] } }] });
+    writeFileSync(
+      path.join(t.home, 'settings.json'),
+      JSON.stringify({
+        hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'echo note from hook' }] }] },
+      }),
+    );
+    const { workspace, sessions } = t.carapace.services;
+    const projectId = workspace.open(realpathSync(t.project)).project.id;
+    const id = workspace.createSession(projectId).id;
+    sessions.send(id, 'Refactor the parser');
+    await until(() => t.api.requests.length >= 1 && sessions.get(id).session.activity === 'idle');
+    expect(JSON.stringify(t.api.requests[0]?.body.messages)).toContain('note from hook');
+    expect(sessions.get(id).session.title).toBe('Refactor the parser');
+  });
 });
