@@ -3,6 +3,7 @@ import type { CostQuery, CostReport, SessionCostRow, TurnCost } from '@shared/do
 import { useStore } from '../../stores/store';
 import type { CostRange, CostView } from '../../stores/cost-slice';
 import { BudgetsPanel } from './BudgetsPanel';
+import { CostDialog } from './CostDialog';
 import type { ChartMetric } from './chart-data';
 import { costApi, problem } from './cost-api';
 import { ExportButtons } from './ExportButtons';
@@ -39,7 +40,6 @@ export default function CostDashboard() {
   const [report, setReport] = useState<CostReport | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [metric, setMetric] = useState<ChartMetric>('cost');
-  const rootRef = useRef<HTMLDivElement>(null);
 
   const scope = view.scope === 'project' && project ? 'project' : 'all';
   const days = rangeDays(view.range, new Date());
@@ -89,12 +89,6 @@ export default function CostDashboard() {
     [load, query, project?.id],
   );
 
-  useEffect(() => {
-    const previous = document.activeElement as HTMLElement | null;
-    rootRef.current?.focus();
-    return () => previous?.focus();
-  }, []);
-
   const close = () => useStore.getState().setCostOpen(false);
   const open = (row: Pick<SessionCostRow | TurnCost, 'sessionId'> & { projectPath?: string }) => {
     const path = row.projectPath ?? report?.sessions.find((s) => s.sessionId === row.sessionId)?.projectPath;
@@ -105,25 +99,15 @@ export default function CostDashboard() {
   const scopeName = scope === 'project' && project ? project.name : 'all projects';
 
   return (
-    <div className="overlay cost-overlay">
-      <div
-        ref={rootRef}
-        tabIndex={-1}
-        role="dialog"
-        aria-modal="true"
-        aria-label="Cost"
-        className="cost-dashboard"
-        onKeyDown={(e) => {
-          if (e.key === 'Escape' && !e.defaultPrevented) {
-            e.stopPropagation();
-            close();
-          }
-        }}
-      >
-        <header className="cost-header">
-          <h2 title={`Cost — ${scopeName}`}>
-            Cost <span className="muted">— {scopeName}</span>
-          </h2>
+    <CostDialog
+      label="Cost"
+      className="cost-dashboard"
+      title="Cost"
+      subtitle={scopeName}
+      closeLabel="Close cost dashboard"
+      onClose={close}
+      controls={
+        <>
           <div className="cost-segmented" role="group" aria-label="Projects">
             <button
               type="button"
@@ -201,42 +185,37 @@ export default function CostDashboard() {
               Claude Code
             </label>
           ) : null}
-          <span className="spacer" />
-          <button type="button" aria-label="Close cost dashboard" title="Close (Esc)" onClick={close}>
-            Close
-          </button>
-        </header>
-        <div className="cost-body">
-          {'error' in days ? (
-            <p role="alert" className="error-text">
-              {days.error}
-            </p>
-          ) : null}
-          {error ? (
-            <p role="alert" className="error-text">
-              The cost report could not be made: {error}
-            </p>
-          ) : null}
-          {report === null ? (
-            error ? null : (
-              <p className="muted">Loading…</p>
-            )
-          ) : (
-            <Report
-              report={report}
-              query={query}
-              // The figures on screen are of another range or scope until the new report arrives.
-              loading={queryKey(report.query) !== (query ? queryKey(query) : '')}
-              metric={metric}
-              setMetric={setMetric}
-              showProject={scope === 'all'}
-              projectId={project?.id}
-              onOpen={open}
-            />
-          )}
-        </div>
-      </div>
-    </div>
+        </>
+      }
+    >
+      {'error' in days ? (
+        <p role="alert" className="error-text">
+          {days.error}
+        </p>
+      ) : null}
+      {error ? (
+        <p role="alert" className="error-text">
+          The cost report could not be made: {error}
+        </p>
+      ) : null}
+      {report === null ? (
+        error ? null : (
+          <p className="muted">Loading…</p>
+        )
+      ) : (
+        <Report
+          report={report}
+          query={query}
+          // The figures on screen are of another range or scope until the new report arrives.
+          loading={queryKey(report.query) !== (query ? queryKey(query) : '')}
+          metric={metric}
+          setMetric={setMetric}
+          showProject={scope === 'all'}
+          projectId={project?.id}
+          onOpen={open}
+        />
+      )}
+    </CostDialog>
   );
 }
 
