@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { renderInstructions } from '../memory/instructions/render';
+import { renderGitSnapshot, type GitSnapshot } from './git-status';
 import type { LoadedInstructions } from '../memory/instructions/types';
 
 export interface SystemPromptOptions {
@@ -21,6 +22,8 @@ export interface SystemPromptOptions {
   instructions?: LoadedInstructions | undefined;
   /** The auto-memory section (harness/memory/memory-prompt.ts); none when memory is off. */
   memory?: string | null | undefined;
+  /** Branch and short status, taken once at the session's start (git-status.ts); none outside git. */
+  git?: GitSnapshot | null | undefined;
 }
 
 /** The system prompt: who the agent is, how to work, where it is, and the project's own instructions. */
@@ -38,6 +41,7 @@ export function buildSystemPrompt(o: SystemPromptOptions): string {
     ].join('\n'),
     envDetails(o),
   ];
+  if (o.git) parts.push(renderGitSnapshot(o.git));
   const instructions = o.instructions ? renderInstructions(o.instructions.files) : null;
   if (instructions) parts.push(instructions);
   if (o.memory) parts.push(o.memory);

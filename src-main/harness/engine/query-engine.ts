@@ -11,6 +11,7 @@ import type { PermissionDenial, PermissionMode } from '@shared/domain/permission
 import type { TokenUsage } from '@shared/domain/usage';
 import { loadBashParser } from '../bash/tree-sitter';
 import { buildSystemPrompt } from '../context/system-prompt';
+import { takeGitSnapshot, type GitSnapshot } from '../context/git-status';
 import { dateChangeNote, dayOf } from '../context/date-change';
 import type { CostTracker, UsageReport } from '../cost/tracker';
 import type { BudgetGate } from '../cost/budget/session-budget';
@@ -169,6 +170,9 @@ export class QueryEngine {
   private announcedDay: string;
   /** Microcompact's cleared results and autocompact's circuit breaker, kept across turns. */
   private readonly compaction: SessionCompaction;
+  /** Branch and status for the system prompt: taken once, at the start, so the prompt never changes. */
+  private readonly gitSnapshot: Promise<GitSnapshot | null>;
+  private git: GitSnapshot | null = null;
   /** The system prompt the last turn sent (a /compact's summary request sends it too). */
   private lastSystemPrompt: string | null = null;
 
@@ -179,6 +183,9 @@ export class QueryEngine {
     this.compaction = new SessionCompaction(options.compaction);
     this.sessionDate = this.now();
     this.announcedDay = dayOf(this.sessionDate);
+    // A sub-agent's own prompt gets the environment only (as in Claude Code's Explore and Plan).
+    this.gitSnapshot =
+      options.systemPrompt === undefined ? takeGitSnapshot(options.cwd) : Promise.resolve(null);
     // The Bash analysis decides which commands may run in parallel: have its parser ready early.
     loadBashParser().catch(() => undefined);
     this.conversation = new Conversation(
@@ -596,6 +603,7 @@ export class QueryEngine {
         yield { type: 'item', item: recalled };
       }
     }
+    this.git = await this.gitSnapshot;
     const systemPrompt = this.systemPromptWith(instructions, memory?.section);
     this.lastSystemPrompt = systemPrompt;
     const loop = queryLoop({
@@ -686,6 +694,7 @@ export class QueryEngine {
       append: this.options.appendSystemPrompt,
       instructions,
       memory,
+      git: this.git,
       ...(this.options.systemPrompt !== undefined ? { base: this.options.systemPrompt } : {}),
     });
   }

@@ -1,0 +1,53 @@
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { testEngine, text } from '../../test-support/engine';
+import { tempDir } from '../../test-support/temp';
+
+const ENV = {
+  ...process.env,
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_AUTHOR_NAME: 't',
+  GIT_AUTHOR_EMAIL: 't@t',
+  GIT_COMMITTER_NAME: 't',
+  GIT_COMMITTER_EMAIL: 't@t',
+};
+const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, env: ENV });
+
+type Body = { system?: unknown };
+const systemText = (body: Body | undefined) => JSON.stringify(body?.system ?? null);
+
+describe('git in the system prompt', () => {
+  it('gives the branch and status as they were at the start, byte-identical on every turn', async () => {
+    const repo = tempDir('carapace-git-prompt-');
+    git(repo, 'init', '-q', '-b', 'topic');
+    writeFileSync(path.join(repo, 'a.txt'), 'one\n');
+    git(repo, 'add', 'a.txt');
+    git(repo, 'commit', '-q', '-m', 'first');
+    writeFileSync(path.join(repo, 'a.txt'), 'changed\n');
+    const t = await testEngine(
+      { steps: [{ reply: { content: [text('One.')] } }, { reply: { content: [text('Two.')] } }] },
+      { projectRoot: repo, cwd: repo },
+    );
+    await t.run('one');
+    // A change after the session started is not in the prompt: it is a snapshot, as in Claude Code.
+    writeFileSync(path.join(repo, 'later.txt'), 'new\n');
+    git(repo, 'checkout', '-q', '-b', 'other');
+    await t.run('two');
+    const [first, second] = t.api.requests.map((r) => systemText(r.body as Body));
+    expect(first).toContain('Current branch: topic');
+    expect(first).toContain('Status:\\n M a.txt');
+    expect(first).not.toContain('later.txt');
+    expect(second).toBe(first);
+  });
+
+  it('a folder outside git gets no git lines', async () => {
+    const t = await testEngine({ steps: [{ reply: { content: [text('One.')] } }] });
+    await t.run('one');
+    const system = systemText(t.api.requests[0]?.body);
+    expect(system).toContain('Is a git repository: no');
+    expect(system).not.toContain('gitStatus');
+    expect(system).not.toContain('Current branch');
+  });
+});
