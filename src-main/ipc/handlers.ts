@@ -1,6 +1,7 @@
 import { appHandlers } from './app';
 import { budgetHandlers } from './budgets';
 import { costHandlers } from './cost';
+import { hooksHandlers } from './hooks';
 import { memoryHandlers } from './memory';
 import { permissionHandlers } from './permissions';
 import { projectHandlers } from './projects';
@@ -26,5 +27,6 @@ export function createHandlers(services: Services): HandlerMap {
     ...memoryHandlers(services),
     ...costHandlers(services),
     ...budgetHandlers(services),
+    ...hooksHandlers(services),
   };
 }

@@ -3,6 +3,7 @@ import { events, EVENT_NAMES, REQUEST_CHANNELS, requests } from './contract';
 import * as agents from './contract/agents';
 import * as app from './contract/app';
 import * as cost from './contract/cost';
+import * as hooks from './contract/hooks';
 import * as memory from './contract/memory';
 import * as models from './contract/models';
 import * as permissions from './contract/permissions';
@@ -26,6 +27,7 @@ const FRAGMENTS = {
   app,
   memory,
   cost,
+  hooks,
   models,
   permissions,
   projects,
@@ -119,6 +121,7 @@ const CHANNELS_BEFORE_SPLIT = [
   'budgets.set',
   'budgets.pending',
   'budgets.respond',
+  'hooks.list',
 ];
 
 /** Every event of the contract before the split. */

@@ -2,6 +2,7 @@ import { type z } from 'zod';
 import * as agents from './contract/agents';
 import * as app from './contract/app';
 import * as cost from './contract/cost';
+import * as hooks from './contract/hooks';
 import * as memory from './contract/memory';
 import * as models from './contract/models';
 import * as permissions from './contract/permissions';
@@ -42,6 +43,7 @@ export const requests = {
   ...settings.requests,
   ...memory.requests,
   ...cost.requests,
+  ...hooks.requests,
 } as const;
 
 export const events = {
@@ -59,6 +61,7 @@ export const events = {
   ...trust.events,
   ...memory.events,
   ...cost.events,
+  ...hooks.events,
 } as const;
 
 export type Requests = typeof requests;
