@@ -27,6 +27,7 @@ import { claudeCodeDirs, claudeCodeEnabled } from './harness/cost/claude-code';
 import { CostService } from './workspace/cost-service';
 import { exportTable } from './harness/cost/export';
 import { WorkspaceService } from './workspace/workspace-service';
+import { SearchService } from './workspace/search/search-service';
 import { createMemoryService } from './workspace/memory-wiring';
 import { startTelemetry } from './harness/cost/otel';
 
@@ -150,6 +151,9 @@ export function createCarapace(options: CarapaceOptions): Carapace {
     return null;
   });
 
+  // Search across sessions: each project's index kept beside its transcripts, built when first asked.
+  const search = new SearchService({ projectsDir: paths.projectsDir });
+
   const services: Services = {
     version: options.version,
     platform: process.platform,
@@ -165,6 +169,7 @@ export function createCarapace(options: CarapaceOptions): Carapace {
     permissionLocations,
     trust,
     sandboxStatus: () => sandbox.status(),
+    search,
     terminals,
     memory,
   };
@@ -175,6 +180,7 @@ export function createCarapace(options: CarapaceOptions): Carapace {
     async shutdown() {
       terminals.closeAll();
       memory.dispose();
+      search.dispose();
       cost.dispose();
       await sessions.shutdown();
       await (await telemetry)?.shutdown();

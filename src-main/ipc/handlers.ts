@@ -5,6 +5,7 @@ import { hooksHandlers } from './hooks';
 import { memoryHandlers } from './memory';
 import { permissionHandlers } from './permissions';
 import { projectHandlers } from './projects';
+import { searchHandlers } from './search';
 import type { HandlerMap } from './router';
 import type { Services } from './services';
 import { sessionHandlers } from './sessions';
@@ -25,6 +26,7 @@ export function createHandlers(services: Services): HandlerMap {
     ...terminalHandlers(services),
     ...trustHandlers(services),
     ...memoryHandlers(services),
+    ...searchHandlers(services),
     ...costHandlers(services),
     ...budgetHandlers(services),
     ...hooksHandlers(services),

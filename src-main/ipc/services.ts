@@ -8,6 +8,7 @@ import type { MemoryService } from '../workspace/memory-service';
 import type { PermissionBroker } from '../workspace/permission-broker';
 import type { BudgetService } from '../workspace/budget-service';
 import type { CostService } from '../workspace/cost-service';
+import type { SearchService } from '../workspace/search/search-service';
 import type { TerminalManager } from '../workspace/terminals';
 import type { WorkspaceService } from '../workspace/workspace-service';
 
@@ -36,6 +37,8 @@ export interface Services {
   trust: TrustStore;
   /** Whether the OS sandbox can run commands here, and if not, why. */
   sandboxStatus(): Promise<SandboxStatus>;
+  /** Search across sessions: an index per project beside its transcripts. */
+  search: SearchService;
   /** Each session's terminal panel. */
   terminals: TerminalManager;
   /** The memory browser's files, a session's loaded context and "Consolidate now". */

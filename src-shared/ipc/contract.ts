@@ -7,6 +7,7 @@ import * as memory from './contract/memory';
 import * as models from './contract/models';
 import * as permissions from './contract/permissions';
 import * as projects from './contract/projects';
+import * as search from './contract/search';
 import * as sessions from './contract/sessions';
 import * as settings from './contract/settings';
 import * as tabs from './contract/tabs';
@@ -42,6 +43,7 @@ export const requests = {
   ...trust.requests,
   ...settings.requests,
   ...memory.requests,
+  ...search.requests,
   ...cost.requests,
   ...hooks.requests,
 } as const;
@@ -60,6 +62,7 @@ export const events = {
   ...models.events,
   ...trust.events,
   ...memory.events,
+  ...search.events,
   ...cost.events,
   ...hooks.events,
 } as const;

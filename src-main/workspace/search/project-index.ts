@@ -1,0 +1,402 @@
+import {
+  closeSync,
+  constants,
+  type Dirent,
+  fstatSync,
+  openSync,
+  readdirSync,
+  readSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import MiniSearch, { type AsPlainObject } from 'minisearch';
+import { z } from 'zod';
+import { errnoCode } from '../../platform/errors';
+import { docsOfLine, emptyLineState, MAX_LINE_BYTES, type LineState, type SearchDoc } from './documents';
+
+/**
+ * The full-text index of one project's sessions, kept beside their transcripts in
+ * `search-index.json`. Only a cache: the transcripts are the truth, so a missing, corrupt, linked or
+ * other-version file is rebuilt from them, and deleting it loses nothing.
+ *
+ * Kept up to date by file size, mtime and inode: a transcript that only grew is read from where the
+ * index stopped (only the appended bytes); one that shrank, was replaced or rewritten is read again.
+ * A line that is not JSON is skipped and counted. Symbolic links are never followed.
+ */
+
+export const SEARCH_INDEX_FILE = 'search-index.json';
+export const SEARCH_INDEX_VERSION = 1;
+
+// Not defined on Windows; there links are refused by readdir's entry type before opening.
+const NO_FOLLOW = (constants as Partial<typeof constants>).O_NOFOLLOW ?? 0;
+const NON_BLOCK = (constants as Partial<typeof constants>).O_NONBLOCK ?? 0;
+
+const Doc = z.object({
+  id: z.number().int().nonnegative(),
+  file: z.string(),
+  itemId: z.string(),
+  toolUseId: z.string().nullable(),
+  kind: z.enum(['user', 'assistant', 'tool_call', 'tool_result', 'notice']),
+  at: z.number(),
+  model: z.string().nullable(),
+  isError: z.boolean(),
+  text: z.string(),
+});
+export type IndexedDoc = z.infer<typeof Doc>;
+
+const FileEntry = z.object({
+  size: z.number().int().nonnegative(),
+  mtimeMs: z.number(),
+  ino: z.number(),
+  /** Bytes read: up to the end of the last whole line. */
+  offset: z.number().int().nonnegative(),
+  skipped: z.number().int().nonnegative(),
+  state: z.object({
+    model: z.string().nullable(),
+    title: z.string().nullable(),
+    firstPrompt: z.string().nullable(),
+    sessionId: z.string().nullable(),
+    projectPath: z.string().nullable(),
+  }),
+});
+type FileEntry = z.infer<typeof FileEntry>;
+
+const CacheFile = z.object({
+  version: z.literal(SEARCH_INDEX_VERSION),
+  nextId: z.number().int().nonnegative(),
+  files: z.record(z.string(), FileEntry),
+  docs: z.array(Doc),
+  index: z.record(z.string(), z.unknown()),
+});
+
+/** How MiniSearch is set up: the same options when building and when loading a saved index. */
+const MINISEARCH_OPTIONS = {
+  fields: ['text'],
+  idField: 'id',
+  storeFields: [] as string[],
+  // Documents are removed one by one (remove(), with their text at hand): no background vacuuming.
+  autoVacuum: false,
+};
+
+export interface SessionInfo {
+  sessionId: string;
+  title: string;
+  projectPath: string | null;
+  /** Lines of its transcript that could not be read. */
+  skipped: number;
+}
+
+export class ProjectSearchIndex {
+  private files = new Map<string, FileEntry>();
+  private docs = new Map<number, IndexedDoc>();
+  private byFile = new Map<string, number[]>();
+  private search!: MiniSearch<IndexedDoc>;
+  private nextId = 0;
+  private dirty = false;
+  private modelList: string[] | null = null;
+  /** Transcript bytes read since this index was made (tests check that growth reads only what grew). */
+  bytesRead = 0;
+  private lastSave = 0;
+  /** What happened to the saved index when it was loaded (for tests and the log). */
+  readonly loaded: 'cache' | 'missing' | 'rebuilt';
+
+  constructor(
+    readonly dir: string,
+    private readonly options: { saveIntervalMs?: number } = {},
+  ) {
+    this.loaded = this.load();
+    if (this.loaded !== 'cache') this.reset();
+  }
+
+  get indexFile(): string {
+    return path.join(this.dir, SEARCH_INDEX_FILE);
+  }
+
+  get documentCount(): number {
+    return this.docs.size;
+  }
+
+  doc(id: number): IndexedDoc | undefined {
+    return this.docs.get(id);
+  }
+
+  /** The models of the indexed pieces (for the filter). */
+  models(): string[] {
+    if (this.modelList === null) {
+      const set = new Set<string>();
+      for (const d of this.docs.values()) if (d.model !== null) set.add(d.model);
+      this.modelList = [...set];
+    }
+    return this.modelList;
+  }
+
+  session(file: string): SessionInfo | null {
+    const f = this.files.get(file);
+    if (!f) return null;
+    return {
+      sessionId: f.state.sessionId ?? path.basename(file, '.jsonl'),
+      title: f.state.title ?? f.state.firstPrompt ?? 'Untitled session',
+      projectPath: f.state.projectPath,
+      skipped: f.skipped,
+    };
+  }
+
+  /** MiniSearch's answer over this project, best first. */
+  query(
+    text: string,
+    filter: (doc: IndexedDoc) => boolean,
+  ): { doc: IndexedDoc; score: number; terms: string[] }[] {
+    const out: { doc: IndexedDoc; score: number; terms: string[] }[] = [];
+    const hits = this.search.search(text, {
+      combineWith: 'AND',
+      // The last word may still be being typed.
+      prefix: (_term, i, terms) => i === terms.length - 1,
+      filter: (r) => {
+        const d = this.docs.get(r.id as number);
+        return d !== undefined && filter(d);
+      },
+    });
+    for (const h of hits) {
+      const doc = this.docs.get(h.id as number);
+      if (doc) out.push({ doc, score: h.score, terms: h.terms });
+    }
+    return out;
+  }
+
+  /**
+   * Brings the index up to date with the transcripts on disk (a stat of each, reading only what
+   * changed), and saves it when it changed. Returns whether anything changed.
+   */
+  refresh(): boolean {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(this.dir, { withFileTypes: true });
+    } catch {
+      entries = [];
+    }
+    const seen = new Set<string>();
+    let changed = false;
+    for (const e of entries) {
+      // A linked transcript could lead anywhere: never followed.
+      if (!e.name.endsWith('.jsonl') || !e.isFile()) continue;
+      seen.add(e.name);
+      if (this.refreshFile(e.name)) changed = true;
+    }
+    for (const name of [...this.files.keys()])
+      if (!seen.has(name)) {
+        this.dropFile(name);
+        changed = true;
+      }
+    if (changed) {
+      this.dirty = true;
+      this.modelList = null;
+    }
+    const interval = this.options.saveIntervalMs ?? 2_000;
+    if (this.dirty && Date.now() - this.lastSave >= interval) this.save();
+    return changed;
+  }
+
+  /** Writes the index if it has changes not saved yet (at shutdown). */
+  flush(): void {
+    if (this.dirty) this.save();
+  }
+
+  private refreshFile(name: string): boolean {
+    const file = path.join(this.dir, name);
+    let fd: number;
+    try {
+      fd = openSync(file, constants.O_RDONLY | NO_FOLLOW | NON_BLOCK);
+    } catch {
+      // Gone meanwhile, unreadable, or a link (ELOOP): not indexed.
+      if (this.files.has(name)) {
+        this.dropFile(name);
+        return true;
+      }
+      return false;
+    }
+    try {
+      const st = fstatSync(fd);
+      if (!st.isFile()) return false;
+      const prev = this.files.get(name);
+      if (prev && prev.size === st.size && prev.mtimeMs === st.mtimeMs && prev.ino === st.ino) return false;
+      // Grown in place: read on from where the index stopped, if the byte before is a line's end.
+      let entry: FileEntry;
+      if (prev && prev.ino === st.ino && st.size >= prev.size && endsLineAt(fd, prev.offset)) {
+        entry = { ...prev, size: st.size, mtimeMs: st.mtimeMs };
+      } else {
+        if (prev) this.dropFile(name);
+        entry = {
+          size: st.size,
+          mtimeMs: st.mtimeMs,
+          ino: st.ino,
+          offset: 0,
+          skipped: 0,
+          state: emptyLineState(),
+        };
+      }
+      this.readFrom(fd, name, entry, st.size);
+      this.files.set(name, entry);
+      return true;
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /** Reads whole lines from `entry.offset` to `size`, adding their documents. */
+  private readFrom(fd: number, name: string, entry: FileEntry, size: number): void {
+    const length = size - entry.offset;
+    if (length <= 0) return;
+    const buf = Buffer.allocUnsafe(length);
+    let got = 0;
+    while (got < length) {
+      const n = readSync(fd, buf, got, length - got, entry.offset + got);
+      if (n === 0) break;
+      got += n;
+    }
+    this.bytesRead += got;
+    const state: LineState = { ...entry.state };
+    const added: IndexedDoc[] = [];
+    let start = 0;
+    for (;;) {
+      const end = buf.indexOf(0x0a, start);
+      // A last line without its newline may still be being written: read it next time.
+      if (end === -1 || end >= got) break;
+      if (end - start > MAX_LINE_BYTES) entry.skipped++;
+      else if (end > start) {
+        try {
+          for (const d of docsOfLine(buf.toString('utf8', start, end), state))
+            added.push(this.adopt(d, name));
+        } catch {
+          entry.skipped++;
+        }
+      }
+      start = end + 1;
+    }
+    entry.offset += start;
+    entry.state = state;
+    this.addDocs(name, added);
+  }
+
+  private adopt(d: SearchDoc, file: string): IndexedDoc {
+    return { id: this.nextId++, file, ...d };
+  }
+
+  private addDocs(name: string, docs: IndexedDoc[]): void {
+    if (docs.length === 0) return;
+    const ids = this.byFile.get(name) ?? [];
+    for (const d of docs) {
+      this.docs.set(d.id, d);
+      ids.push(d.id);
+    }
+    this.byFile.set(name, ids);
+    this.search.addAll(docs);
+  }
+
+  private dropFile(name: string): void {
+    for (const id of this.byFile.get(name) ?? []) {
+      const d = this.docs.get(id);
+      if (!d) continue;
+      this.search.remove(d);
+      this.docs.delete(id);
+    }
+    this.byFile.delete(name);
+    this.files.delete(name);
+  }
+
+  private reset(): void {
+    this.files = new Map();
+    this.docs = new Map();
+    this.byFile = new Map();
+    this.nextId = 0;
+    this.search = new MiniSearch<IndexedDoc>(MINISEARCH_OPTIONS);
+    this.dirty = true;
+  }
+
+  /** The saved index, checked: any doubt and it is rebuilt from the transcripts instead. */
+  private load(): 'cache' | 'missing' | 'rebuilt' {
+    let text: string;
+    try {
+      text = readNoFollow(this.indexFile);
+    } catch (error) {
+      return errnoCode(error) === 'ENOENT' ? 'missing' : 'rebuilt';
+    }
+    try {
+      const parsed = CacheFile.safeParse(JSON.parse(text));
+      if (!parsed.success) return 'rebuilt';
+      const c = parsed.data;
+      const docs = new Map<number, IndexedDoc>();
+      const byFile = new Map<string, number[]>();
+      for (const d of c.docs) {
+        if (d.id >= c.nextId || docs.has(d.id) || !Object.hasOwn(c.files, d.file)) return 'rebuilt';
+        docs.set(d.id, d);
+        const list = byFile.get(d.file) ?? [];
+        list.push(d.id);
+        byFile.set(d.file, list);
+      }
+      const search = MiniSearch.loadJS<IndexedDoc>(c.index as unknown as AsPlainObject, MINISEARCH_OPTIONS);
+      // The index must describe exactly these documents.
+      if (search.documentCount !== docs.size) return 'rebuilt';
+      for (const id of docs.keys()) if (!search.has(id)) return 'rebuilt';
+      for (const [name, f] of Object.entries(c.files))
+        if (f.offset > f.size || !name.endsWith('.jsonl')) return 'rebuilt';
+      this.files = new Map(Object.entries(c.files));
+      this.docs = docs;
+      this.byFile = byFile;
+      this.search = search;
+      this.nextId = c.nextId;
+      return 'cache';
+    } catch {
+      // Not JSON, or MiniSearch refused its part: rebuilt.
+      return 'rebuilt';
+    }
+  }
+
+  private save(): void {
+    const json = {
+      version: SEARCH_INDEX_VERSION,
+      nextId: this.nextId,
+      files: Object.fromEntries(this.files),
+      docs: [...this.docs.values()],
+      index: this.search.toJSON(),
+    };
+    const tmp = `${this.indexFile}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    try {
+      // `wx`: never through a link planted at the temporary name; rename replaces a link at the
+      // index's own name rather than writing where it points.
+      writeFileSync(tmp, JSON.stringify(json), { mode: 0o600, flag: 'wx' });
+      renameSync(tmp, this.indexFile);
+      this.dirty = false;
+      this.lastSave = Date.now();
+    } catch {
+      // Only a cache: a full disk costs the next start a rebuild, never a result.
+      rmSync(tmp, { force: true });
+    }
+  }
+}
+
+function readNoFollow(file: string): string {
+  const fd = openSync(file, constants.O_RDONLY | NO_FOLLOW | NON_BLOCK);
+  try {
+    if (!fstatSync(fd).isFile()) throw Object.assign(new Error('not a regular file'), { code: 'EINVAL' });
+    const chunks: Buffer[] = [];
+    const buf = Buffer.allocUnsafe(1 << 20);
+    for (;;) {
+      const n = readSync(fd, buf, 0, buf.length, null);
+      if (n === 0) break;
+      chunks.push(Buffer.from(buf.subarray(0, n)));
+    }
+    return Buffer.concat(chunks).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Whether the byte before `offset` ends a line (or offset is the start): the file only grew. */
+function endsLineAt(fd: number, offset: number): boolean {
+  if (offset === 0) return true;
+  const b = Buffer.alloc(1);
+  return readSync(fd, b, 0, 1, offset - 1) === 1 && b[0] === 0x0a;
+}

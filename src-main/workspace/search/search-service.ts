@@ -1,0 +1,127 @@
+import { type Dirent, lstatSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import type { SearchAnswer, SearchHit, SearchQuery } from '@shared/ipc/contract/search';
+import { AppError } from '../../platform/errors';
+import { type IndexedDoc, ProjectSearchIndex } from './project-index';
+import { queryWords, snippetOf } from './snippet';
+
+export const DEFAULT_LIMIT = 50;
+
+export interface SearchServiceDeps {
+  /** `$CARAPACE_HOME/projects`: one folder per project, named by its id. */
+  projectsDir: string;
+  saveIntervalMs?: number;
+}
+
+/**
+ * Search across sessions: one ProjectSearchIndex per project folder, held in memory once used and
+ * brought up to date before each query (a stat per transcript). "All projects" is every project
+ * folder Carapace has written sessions to; a linked project folder is never read.
+ */
+export class SearchService {
+  private readonly indexes = new Map<string, ProjectSearchIndex>();
+
+  constructor(private readonly deps: SearchServiceDeps) {}
+
+  query(q: SearchQuery): SearchAnswer {
+    const words = queryWords(q.text);
+    if (words.length === 0) return { hits: [], total: 0, models: [] };
+    const phrase = q.text.trim().toLowerCase().replace(/\s+/g, ' ');
+    const ids = q.scope.kind === 'all' ? this.projectIds() : [checkedId(q.scope.projectId)];
+    const from = q.from ?? -Infinity;
+    const to = q.to ?? Infinity;
+    const filter = (d: IndexedDoc) =>
+      d.at >= from &&
+      d.at <= to &&
+      (q.model === undefined || d.model === q.model) &&
+      (q.errorsOnly !== true || d.isError);
+    const found: {
+      index: ProjectSearchIndex;
+      projectId: string;
+      doc: IndexedDoc;
+      score: number;
+      terms: string[];
+      exact: boolean;
+    }[] = [];
+    const models = new Set<string>();
+    for (const projectId of ids) {
+      const index = this.index(projectId);
+      if (!index) continue;
+      index.refresh();
+      for (const m of index.models()) models.add(m);
+      for (const r of index.query(q.text, filter))
+        found.push({
+          index,
+          projectId,
+          ...r,
+          exact: r.doc.text.toLowerCase().replace(/\s+/g, ' ').includes(phrase),
+        });
+    }
+    // The words as typed, together, first; then MiniSearch's relevance; then the newest.
+    found.sort((a, b) => Number(b.exact) - Number(a.exact) || b.score - a.score || b.doc.at - a.doc.at);
+    const hits: SearchHit[] = [];
+    for (const f of found.slice(0, q.limit ?? DEFAULT_LIMIT)) {
+      const s = f.index.session(f.doc.file);
+      const projectPath = s?.projectPath ?? null;
+      hits.push({
+        projectId: f.projectId,
+        projectPath,
+        projectName: projectPath ? path.basename(projectPath) || projectPath : f.projectId,
+        sessionId: s?.sessionId ?? path.basename(f.doc.file, '.jsonl'),
+        sessionTitle: s?.title ?? 'Untitled session',
+        itemId: f.doc.itemId,
+        toolUseId: f.doc.toolUseId,
+        kind: f.doc.kind,
+        at: new Date(f.doc.at).toISOString(),
+        model: f.doc.model,
+        isError: f.doc.isError,
+        snippet: snippetOf(f.doc.text, q.text, f.terms),
+      });
+    }
+    return { hits, total: found.length, models: [...models].sort() };
+  }
+
+  /** Saves every index with unsaved changes (at shutdown). */
+  dispose(): void {
+    for (const index of this.indexes.values()) index.flush();
+  }
+
+  private index(projectId: string): ProjectSearchIndex | null {
+    const dir = path.join(this.deps.projectsDir, projectId);
+    let st;
+    try {
+      st = lstatSync(dir, { throwIfNoEntry: false });
+    } catch {
+      return null;
+    }
+    // No sessions yet, or a link (which could lead anywhere outside Carapace's folders).
+    if (!st?.isDirectory()) {
+      this.indexes.delete(projectId);
+      return null;
+    }
+    let index = this.indexes.get(projectId);
+    if (!index) {
+      index = new ProjectSearchIndex(dir, { saveIntervalMs: this.deps.saveIntervalMs ?? 2_000 });
+      this.indexes.set(projectId, index);
+    }
+    return index;
+  }
+
+  private projectIds(): string[] {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(this.deps.projectsDir, { withFileTypes: true });
+    } catch {
+      return [];
+    }
+    // isDirectory() is false for a link to a folder: linked project folders are passed over.
+    return entries.filter((e) => e.isDirectory()).map((e) => e.name);
+  }
+}
+
+/** A project id names one folder under projects/: never a path. */
+function checkedId(id: string): string {
+  if (id === '.' || id === '..' || id.includes('/') || id.includes('\\') || id.includes('\0'))
+    throw new AppError('INVALID_INPUT', 'That is not a project id.');
+  return id;
+}
