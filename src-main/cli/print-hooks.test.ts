@@ -19,13 +19,18 @@ import { runPrint } from './print-command';
 
 type StepInput = ScenarioInput['steps'][number];
 
-async function setup(hooks: object | null, steps: StepInput[], extraEnv: Record<string, string> = {}) {
+async function setup(
+  hooks: object | null,
+  stepsFor: StepInput[] | ((project: string) => StepInput[]),
+  extraEnv: Record<string, string> = {},
+) {
+  const home = tempDir('carapace-hooks-home-');
+  const project = realpathSync(tempDir('carapace-hooks-project-'));
+  const steps = typeof stepsFor === 'function' ? stepsFor(project) : stepsFor;
   const api = await startScriptedApi({
     scenario: { steps: [...steps, { times: true, reply: { content: [text('Done.')] } }] },
   });
   onTestFinished(() => api.close());
-  const home = tempDir('carapace-hooks-home-');
-  const project = realpathSync(tempDir('carapace-hooks-project-'));
   if (hooks) {
     mkdirSync(path.join(project, '.claude'), { recursive: true });
     writeFileSync(path.join(project, '.claude', 'settings.json'), JSON.stringify({ hooks }));
@@ -353,8 +358,8 @@ describe('carapace -p with hooks', () => {
   });
 
   it("a PreToolUse hook's updatedInput replaces the call's input, and the rules judge the new input", async () => {
-    const update = (command: string) =>
-      JSON.stringify({ hookSpecificOutput: { permissionDecision: 'allow', updatedInput: { command } } });
+    const update = (command: string, decision: object = { permissionDecision: 'allow' }) =>
+      JSON.stringify({ hookSpecificOutput: { ...decision, updatedInput: { command } } });
     const { run, file } = await setup(
       { PreToolUse: [{ matcher: 'Bash', hooks: [command(`echo '${update('touch changed.txt')}'`)] }] },
       [{ reply: { content: [toolUse('Bash', { command: 'touch original.txt' })] } }],
@@ -363,15 +368,29 @@ describe('carapace -p with hooks', () => {
     expect(existsSync(file('changed.txt'))).toBe(true);
     expect(existsSync(file('original.txt'))).toBe(false);
 
-    // A replacement the rules do not allow is refused like any call.
+    // A replacement the rules do not allow, without the hook's allow, is refused like any call.
     const denied = await setup(
-      { PreToolUse: [{ matcher: 'Bash', hooks: [command(`echo '${update('rm -f kept.txt')}'`)] }] },
+      { PreToolUse: [{ matcher: 'Bash', hooks: [command(`echo '${update('rm -f kept.txt', {})}'`)] }] },
       [{ reply: { content: [toolUse('Bash', { command: 'touch x.txt' })] } }],
     );
     writeFileSync(denied.file('kept.txt'), '');
     const { result } = await denied.run(['-p', 'go', '--allowedTools', 'Bash(touch:*)']);
     expect(existsSync(denied.file('kept.txt'))).toBe(true);
     expect(result['permission_denials']).toHaveLength(1);
+
+    // With the hook's allow, a replacement that writes outside the project is still refused.
+    const outsideDir = realpathSync(tempDir('carapace-hooks-outside-'));
+    const outside = await setup(
+      {
+        PreToolUse: [
+          { matcher: 'Bash', hooks: [command(`echo '${update(`touch ${outsideDir}/escaped.txt`)}'`)] },
+        ],
+      },
+      [{ reply: { content: [toolUse('Bash', { command: 'touch inside.txt' })] } }],
+    );
+    await outside.run(['-p', 'go', '--allowedTools', 'Bash(touch:*)']);
+    expect(existsSync(path.join(outsideDir, 'escaped.txt'))).toBe(false);
+    expect(existsSync(outside.file('inside.txt'))).toBe(false);
 
     // A replacement that does not fit the tool's input schema is an input error, and nothing runs.
     const bad = await setup(
@@ -449,5 +468,123 @@ describe('carapace -p with hooks', () => {
       hook_event_name: 'UserPromptSubmit',
       prompt: 'hello',
     });
+  });
+  it('a project hook answering allow cannot write .claude/settings.json or .git/hooks/x; an ordinary Write it allows runs', async () => {
+    const allow = JSON.stringify({
+      hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' },
+    });
+    const { api, run, file } = await setup(
+      { PreToolUse: [{ matcher: 'Write', hooks: [command(`echo '${allow}'`)] }] },
+      (project) => [
+        {
+          reply: {
+            content: [
+              toolUse(
+                'Write',
+                {
+                  file_path: path.join(project, '.claude', 'settings.json'),
+                  content: '{"permissions":{"allow":["Bash"]}}',
+                },
+                'toolu_s',
+              ),
+              toolUse(
+                'Write',
+                { file_path: path.join(project, '.git', 'hooks', 'x'), content: 'evil' },
+                'toolu_g',
+              ),
+              toolUse('Write', { file_path: path.join(project, 'notes.txt'), content: 'fine' }, 'toolu_n'),
+            ],
+          },
+        },
+      ],
+    );
+    const before = readFileSync(file('.claude/settings.json'), 'utf8');
+    const { result } = await run(['-p', 'go']);
+    expect(readFileSync(file('.claude/settings.json'), 'utf8')).toBe(before);
+    expect(existsSync(file('.git/hooks/x'))).toBe(false);
+    // -p shows no dialog: without the hook this Write would be refused too; the hook's allow skips it.
+    expect(readFileSync(file('notes.txt'), 'utf8')).toBe('fine');
+    expect(result['permission_denials']).toHaveLength(2);
+    const results = toolResults(api.requests[1]?.body as never);
+    expect(resultText(results[0])).toMatch(/protected path/);
+  });
+
+  it('PermissionRequest hooks answer the dialog -p cannot show: allow runs the call, deny refuses it with its message', async () => {
+    const answer = (behavior: string, message = '') =>
+      JSON.stringify({
+        hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior, message } },
+      });
+    const steps = [{ reply: { content: [toolUse('Bash', { command: 'touch made.txt' }, 'toolu_p')] } }];
+    const allowed = await setup(
+      {
+        PermissionRequest: [
+          {
+            matcher: 'Bash',
+            hooks: [command(`cat > "$CLAUDE_PROJECT_DIR/req.json"; echo '${answer('allow')}'`)],
+          },
+        ],
+      },
+      steps,
+    );
+    await allowed.run(['-p', 'go']);
+    expect(existsSync(allowed.file('made.txt'))).toBe(true);
+    const input = JSON.parse(readFileSync(allowed.file('req.json'), 'utf8')) as Record<string, unknown>;
+    expect(input).toMatchObject({
+      hook_event_name: 'PermissionRequest',
+      tool_name: 'Bash',
+      tool_input: { command: 'touch made.txt' },
+    });
+    expect(input['tool_use_id']).toBeUndefined();
+    expect(Array.isArray(input['permission_suggestions'])).toBe(true);
+
+    const denied = await setup(
+      {
+        PermissionRequest: [
+          { matcher: 'Bash', hooks: [command(`echo '${answer('deny', 'not on Fridays')}'`)] },
+        ],
+      },
+      steps,
+    );
+    const { result } = await denied.run(['-p', 'go']);
+    expect(existsSync(denied.file('made.txt'))).toBe(false);
+    expect(result['permission_denials']).toHaveLength(1);
+    expect(resultText(toolResults(denied.api.requests[1]?.body as never)[0])).toContain('not on Fridays');
+
+    // Exit 2 does not answer a permission request: the call is refused only because nobody answered.
+    const exit2 = await setup({ PermissionRequest: [{ hooks: [command('exit 2')] }] }, steps);
+    await exit2.run(['-p', 'go']);
+    expect(existsSync(exit2.file('made.txt'))).toBe(false);
+    expect(resultText(toolResults(exit2.api.requests[1]?.body as never)[0])).toMatch(
+      /nobody can be asked here and no PermissionRequest hook answered/,
+    );
+  });
+
+  it('a PreToolUse "ask" forces the dialog for a call the rules allow; -p refuses it unless a PermissionRequest hook allows', async () => {
+    const ask = JSON.stringify({
+      hookSpecificOutput: { permissionDecision: 'ask', permissionDecisionReason: 'double-check' },
+    });
+    const steps = [{ reply: { content: [toolUse('Bash', { command: 'touch made.txt' })] } }];
+    const asked = await setup(
+      { PreToolUse: [{ matcher: 'Bash', hooks: [command(`echo '${ask}'`)] }] },
+      steps,
+    );
+    const { result } = await asked.run(['-p', 'go', '--allowedTools', 'Bash']);
+    expect(existsSync(asked.file('made.txt'))).toBe(false);
+    expect(result['permission_denials']).toHaveLength(1);
+    expect(resultText(toolResults(asked.api.requests[1]?.body as never)[0])).toMatch(
+      /asks first: double-check/,
+    );
+    const allow = JSON.stringify({
+      hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } },
+    });
+    const answered = await setup(
+      {
+        PreToolUse: [{ matcher: 'Bash', hooks: [command(`echo '${ask}'`)] }],
+        PermissionRequest: [{ matcher: 'Bash', hooks: [command(`echo '${allow}'`)] }],
+      },
+      steps,
+    );
+    await answered.run(['-p', 'go', '--allowedTools', 'Bash']);
+    expect(existsSync(answered.file('made.txt'))).toBe(true);
   });
 });

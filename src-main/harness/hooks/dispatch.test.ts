@@ -56,7 +56,8 @@ describe('HookRunner', () => {
       ['PreToolUse', 'Bash', cmd(json('ask'))],
     ]);
     const out = await r.run('PreToolUse', pre, preFields);
-    expect(out.permission).toEqual({ decision: 'deny', reason: 'deny reason', source: 'project' });
+    expect(out.permission).toMatchObject({ decision: 'deny', reason: 'deny reason', source: 'project' });
+    expect(out.permission?.file).toMatch(/\.claude\/settings\.json$/);
     expect(out.blocked).toBe('deny reason');
     const askOnly = await runner([
       ['PreToolUse', 'Bash', cmd(json('allow'))],

@@ -31,7 +31,15 @@ export interface EventOutcome {
   /** `continue: false`: stop everything, with `stopReason` for the person. */
   stop: { reason: string } | null;
   /** PreToolUse: the strongest decision (deny > ask > allow), with its reason and source. */
-  permission: { decision: 'allow' | 'deny' | 'ask'; reason: string; source: HookSource } | null;
+  permission: { decision: 'allow' | 'deny' | 'ask'; reason: string; source: HookSource; file: string } | null;
+  /** PermissionRequest: the hook's answer to the dialog (deny wins over allow), with its source. */
+  answer: {
+    behavior: 'allow' | 'deny';
+    message: string;
+    updatedInput: Record<string, unknown> | null;
+    source: HookSource;
+    file: string;
+  } | null;
   /** PreToolUse: the input that replaces the call's whole input. */
   updatedInput: Record<string, unknown> | null;
   /** What reaches the model as context (additionalContext; plain stdout for UserPromptSubmit/SessionStart). */
@@ -44,6 +52,7 @@ const emptyOutcome = (): EventOutcome => ({
   blocked: null,
   stop: null,
   permission: null,
+  answer: null,
   updatedInput: null,
   context: [],
   messages: [],
@@ -223,10 +232,16 @@ export class HookRunner {
       return;
     }
     const j = r.json;
+    if (r.status === 'block' && event === 'PermissionRequest') {
+      out.messages.push(
+        `${name}: exit 2 does not answer a permission request; it needs hookSpecificOutput.decision`,
+      );
+      return;
+    }
     if (r.status === 'block') {
       // Exit 2 blocks whatever the JSON says; its reason, if it gives one, is the reason.
       block(j?.reason ?? j?.hookSpecificOutput?.permissionDecisionReason ?? r.stderr);
-      if (event === 'PreToolUse') this.permission(out, 'deny', out.blocked ?? '', h.source);
+      if (event === 'PreToolUse') this.permission(out, 'deny', out.blocked ?? '', h);
       return;
     }
     if (r.status === 'error' && !j) {
@@ -247,8 +262,21 @@ export class HookRunner {
         (j.decision === 'approve' ? 'allow' : j.decision === 'block' ? 'deny' : undefined);
       const reason = specific?.permissionDecisionReason ?? j.reason ?? '';
       if (decision === 'deny') block(reason);
-      if (decision && decision !== 'defer') this.permission(out, decision, reason, h.source);
+      if (decision && decision !== 'defer') this.permission(out, decision, reason, h);
       if (specific?.updatedInput && decision !== 'deny') out.updatedInput = specific.updatedInput;
+      return;
+    }
+    if (event === 'PermissionRequest') {
+      // Exit 2 is not honoured here (Claude Code): only the decision object answers the dialog.
+      const d = specific?.decision;
+      if (d && (out.answer === null || (out.answer.behavior === 'allow' && d.behavior === 'deny')))
+        out.answer = {
+          behavior: d.behavior,
+          message: d.message ?? '',
+          updatedInput: d.updatedInput ?? null,
+          source: h.source,
+          file: h.file,
+        };
       return;
     }
     if (j.decision === 'block') block(j.reason ?? '');
@@ -258,9 +286,9 @@ export class HookRunner {
     out: EventOutcome,
     decision: 'allow' | 'deny' | 'ask',
     reason: string,
-    source: HookSource,
+    h: ConfiguredHook,
   ): void {
     if (out.permission && PERMISSION_RANK[out.permission.decision] >= PERMISSION_RANK[decision]) return;
-    out.permission = { decision, reason, source };
+    out.permission = { decision, reason, source: h.source, file: h.file };
   }
 }

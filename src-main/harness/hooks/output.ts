@@ -25,6 +25,15 @@ export const HookOutput = z.looseObject({
       permissionDecisionReason: z.string().optional(),
       updatedInput: z.record(z.string(), z.unknown()).optional(),
       additionalContext: z.string().optional(),
+      /** PermissionRequest: the answer to the permission dialog. */
+      decision: z
+        .looseObject({
+          behavior: z.enum(['allow', 'deny']),
+          updatedInput: z.record(z.string(), z.unknown()).optional(),
+          message: z.string().optional(),
+          interrupt: z.boolean().optional(),
+        })
+        .optional(),
     })
     .optional(),
 });

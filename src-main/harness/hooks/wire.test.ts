@@ -47,7 +47,7 @@ describe('withPreToolUseHooks', () => {
       summary: 'git push',
       behavior: 'deny',
       decidedBy: 'hook',
-      reason: 'refused by a PreToolUse hook (user settings): not on main',
+      reason: 'refused by a PreToolUse hook (user settings: /home/settings.json): not on main',
     });
     // Another command passes the hook and the gate decides as usual.
     hooks[0] = { ...hooks[0]!, handler: { type: 'command', command: 'exit 0' } };

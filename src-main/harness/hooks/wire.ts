@@ -7,6 +7,7 @@ import type { PermissionGate } from '../permissions/gate';
 import { stopHookNudge } from '../loop/nudges';
 import type { AnyTool, ToolOutput } from '../tools/tool';
 import type { HookRunner } from './dispatch';
+import { hookWho, type HookVerdicts } from './permission-verdicts';
 
 /**
  * Where hooks meet a runtime: PreToolUse in front of the permission gate, PostToolUse and
@@ -49,6 +50,7 @@ export function withPreToolUseHooks(
   runner: HookRunner,
   onDecision?: (entry: PermissionLogEntry) => void,
   pending?: PendingToolContext,
+  verdicts?: HookVerdicts,
 ): PermissionGate {
   return {
     filterTools: (tools) => inner.filterTools(tools),
@@ -64,7 +66,7 @@ export function withPreToolUseHooks(
       // `continue: false` stops everything: the call does not run either.
       if (out.permission?.decision === 'deny' || out.blocked !== null || out.stop !== null) {
         const reason = out.blocked ?? out.stop?.reason ?? out.permission?.reason ?? '';
-        const source = out.permission?.source;
+        const who = out.permission ? hookWho('PreToolUse', out.permission.source, out.permission.file) : null;
         onDecision?.({
           id: randomUUID(),
           at: new Date().toISOString(),
@@ -74,7 +76,7 @@ export function withPreToolUseHooks(
           input: args,
           behavior: 'deny',
           decidedBy: 'hook',
-          reason: `refused by a PreToolUse hook${source ? ` (${source} settings)` : ''}${reason ? `: ${reason}` : ''}`,
+          reason: `refused by ${who ?? 'a PreToolUse hook'}${reason ? `: ${reason}` : ''}`,
         });
         return {
           behavior: 'deny',
@@ -89,7 +91,22 @@ export function withPreToolUseHooks(
           behavior: 'deny',
           message: `InputValidationError: ${tool.name}: the input a PreToolUse hook gave is not valid: ${fits.error.issues.map((i) => `${i.path.map(String).join('.') || '(input)'}: ${i.message}`).join('; ')}`,
         };
-      const decision = await inner.check(tool, updated ?? input, ctx);
+      // An allow or ask goes to the rules' decision, which it may revise but never past a deny or the
+      // project's containment (permission-verdicts.ts); the gate logs it with the hook's source.
+      const p = out.permission;
+      if (verdicts && p && p.decision !== 'deny')
+        verdicts.set(ctx.toolUseId, {
+          decision: p.decision,
+          reason: p.reason,
+          source: p.source,
+          file: p.file,
+        });
+      let decision: Awaited<ReturnType<PermissionGate['check']>>;
+      try {
+        decision = await inner.check(tool, updated ?? input, ctx);
+      } finally {
+        verdicts?.delete(ctx.toolUseId);
+      }
       if (decision.behavior === 'allow') pending?.set(ctx.toolUseId, out.context);
       return updated && decision.behavior === 'allow' ? { ...decision, updatedInput: updated } : decision;
     },

@@ -1,6 +1,6 @@
 import type { PermissionMode } from '@shared/domain/permissions';
 import { resolveMemoryDir } from './memory-settings';
-import { PermissionEngine, type SandboxPolicy } from './engine';
+import { PermissionEngine, type PermissionDecision, type SandboxPolicy } from './engine';
 import { EngineGate, type PermissionLogEntry } from './engine-gate';
 import type { PermissionHandler } from './handlers';
 import type { PermissionRule } from './rule';
@@ -24,6 +24,16 @@ export interface SessionGateOptions {
   onDecision?: (entry: PermissionLogEntry) => void;
   sessionRules?: () => readonly PermissionRule[];
   onProblems?: (problems: string[]) => void;
+  /**
+   * Revises each decision of the rules before it is acted on: a PreToolUse hook's allow or ask
+   * (hooks/permission-verdicts.ts), so the decision is logged and asked like any other.
+   */
+  revise?: (
+    d: PermissionDecision,
+    tool: Parameters<PermissionEngine['decide']>[0],
+    input: Record<string, unknown>,
+    ctx: Parameters<PermissionEngine['decide']>[2],
+  ) => PermissionDecision;
 }
 
 /**
@@ -60,6 +70,17 @@ export function createSessionGate(o: SessionGateOptions): EngineGate {
       carapaceHome: o.locations.home,
     };
   });
+  const revise = o.revise;
+  if (revise) {
+    const decide = engine.decide.bind(engine);
+    engine.decide = async (tool, input, ctx) => {
+      const d = revise(await decide(tool, input, ctx), tool, input, ctx);
+      // A hook's "ask" in dontAsk mode is refused like any other ask there.
+      return d.behavior === 'ask' && o.mode() === 'dontAsk'
+        ? { ...d, behavior: 'deny', reason: `${d.reason} (dontAsk mode refuses what would need approval)` }
+        : d;
+    };
+  }
   return new EngineGate({
     engine,
     sessionId: o.sessionId,

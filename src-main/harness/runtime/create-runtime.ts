@@ -19,6 +19,8 @@ import {
   withPreToolUseHooks,
 } from '../hooks/wire';
 import { HookNoteQueue } from '../hooks/notes';
+import { HookVerdicts } from '../hooks/permission-verdicts';
+import { hooksOnlyHandler } from '../hooks/permission-request';
 import { createSpawner } from './subagents';
 import { createWorkerFactory } from './teammates';
 import type { AgentRuntime, RuntimeSetup } from './types';
@@ -46,12 +48,16 @@ export function createRuntime(s: RuntimeSetup): AgentRuntime {
   const agentId = s.agent?.agentId ?? s.sessionId;
   const parentId = s.agent?.parentId ?? null;
   const sandbox = s.sandbox;
+  // A PreToolUse hook's allow/ask revises the rules' decision for its call (hooks/permission-verdicts.ts).
+  const verdicts = s.hooks ? new HookVerdicts(s.locations.home) : undefined;
   const gate = createSessionGate({
     sessionId: s.sessionId,
     locations: s.locations,
     mode: s.mode,
     sandboxActive: () => sandbox?.knownStatus?.available === true,
-    handler: s.handler,
+    // Where nobody can be asked, PermissionRequest hooks still may answer.
+    handler: s.handler ?? (s.hooks?.has('PermissionRequest') ? hooksOnlyHandler(s.hooks) : null),
+    ...(verdicts ? { revise: verdicts.revise } : {}),
     home: s.home,
     ...(s.onDecision ? { onDecision: s.onDecision } : {}),
   });
@@ -106,7 +112,9 @@ export function createRuntime(s: RuntimeSetup): AgentRuntime {
   // PreToolUse hooks run before the permission rules (hooks/wire.ts), outermost, so the input a hook
   // gives is judged by everything after it (a read-only agent's restriction included).
   const ruleGate = s.restrictGate ? s.restrictGate(waitForSandbox(gate)) : waitForSandbox(gate);
-  const hookedGate = s.hooks ? withPreToolUseHooks(ruleGate, s.hooks, s.onDecision, hookContext) : ruleGate;
+  const hookedGate = s.hooks
+    ? withPreToolUseHooks(ruleGate, s.hooks, s.onDecision, hookContext, verdicts)
+    : ruleGate;
   const shell = createSessionShell({
     sessionDir,
     locations: s.locations,

@@ -1,0 +1,144 @@
+import path from 'node:path';
+import { realpathNearest } from '../../platform/real-path';
+import type { PermissionDecision } from '../permissions/engine';
+import { carapaceHomeReason, protectedPathReason } from '../permissions/protected-paths';
+import { isInside } from '../tools/paths';
+import type { AnyTool, ToolUseContext } from '../tools/tool';
+import type { HookSource } from './sources';
+
+/**
+ * A PreToolUse hook's `allow` or `ask` for one call, handed to the permission engine's decision:
+ * as in Claude Code, the hook runs first, then the rules; `allow` skips the prompt the rules would
+ * show, `ask` forces one. Neither overrides a deny (rule or mode), an ask rule, or the containment
+ * of the project: protected paths (.git, .claude settings, …), Carapace's own folder, anything
+ * outside the project, commands the analysis cannot account for.
+ */
+export interface HookVerdict {
+  decision: 'allow' | 'ask';
+  reason: string;
+  source: HookSource;
+  /** The settings file the hook is written in. */
+  file: string;
+}
+
+/** `a PreToolUse hook (project settings: /p/.claude/settings.json)`: who decided, for the log. */
+export const hookWho = (event: string, source: HookSource, file: string) =>
+  `a ${event} hook (${source} settings: ${file})`;
+
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+
+/** Why no hook may approve writing `p`, or null. */
+function guardedWrite(p: string, tc: ToolUseContext, carapaceHome: string | null): string | null {
+  const lexical = path.resolve(tc.cwd, p);
+  const real = realpathNearest(lexical);
+  return (
+    protectedPathReason(lexical, tc.projectRoot) ??
+    carapaceHomeReason(lexical, carapaceHome) ??
+    (isInside(tc.projectRoot, lexical) && isInside(realpathNearest(tc.projectRoot), real)
+      ? null
+      : `${p} is outside the project`)
+  );
+}
+
+const RM = new Set(['rm', 'rmdir', 'unlink', 'shred']);
+
+/**
+ * Why the engine's "ask" for this call is one a hook cannot answer (containment), or null when the
+ * ask is only the ordinary "this needs approval" a hook's allow may skip.
+ */
+export function containmentReason(
+  tool: AnyTool,
+  input: Record<string, unknown>,
+  tc: ToolUseContext,
+  decision: PermissionDecision,
+  carapaceHome: string | null,
+): string | null {
+  if (tool.name === 'Bash') {
+    const a = decision.analysis;
+    if (!a || !a.parsed) return 'the command could not be fully analysed';
+    if (a.findings.length > 0) return 'the command has constructs the analysis flags';
+    // A read-only command asks only when it reads outside the project.
+    if (a.readOnly) return decision.reason;
+    for (const c of a.commands) {
+      for (const r of c.redirects) {
+        if (!r.op.includes('>') || r.target === '/dev/null' || /^(\d+|-)$/.test(r.target ?? '')) continue;
+        if (r.target === null || r.glob) return 'a redirect writes to a file named at run time';
+        const held = guardedWrite(r.target, tc, carapaceHome);
+        if (held) return held;
+      }
+      const [name, ...args] = c.core;
+      if (name === null || name === undefined) return 'a command named at run time';
+      const isRm = RM.has(path.basename(name));
+      for (const w of args) {
+        if (w === null) {
+          if (isRm) return `${name} of a path named at run time`;
+          continue;
+        }
+        if (w.startsWith('-')) continue;
+        const lexical = path.resolve(tc.cwd, w);
+        // Any word naming a protected file (`cp x .git/hooks/pre-commit`) keeps the prompt.
+        const guarded =
+          protectedPathReason(lexical, tc.projectRoot) ?? carapaceHomeReason(lexical, carapaceHome);
+        if (guarded) return guarded;
+        // Removing the project itself, a folder above it, or anything outside it is never a hook's call.
+        if (isRm && (c.glob || !isInside(tc.projectRoot, lexical) || lexical === tc.projectRoot))
+          return `${name} ${w} removes something no hook may approve`;
+      }
+    }
+    return null;
+  }
+  for (const w of tool.writesTo(input, tc)) {
+    const held = guardedWrite(w, tc, carapaceHome);
+    if (held) return held;
+  }
+  const target = str(input['file_path']) ?? str(input['path']) ?? str(input['notebook_path']);
+  if (target !== null) {
+    const lexical = path.resolve(tc.cwd, target);
+    if (
+      !isInside(tc.projectRoot, lexical) ||
+      !isInside(realpathNearest(tc.projectRoot), realpathNearest(lexical))
+    )
+      return `${target} is outside the project`;
+  }
+  return null;
+}
+
+/** The verdicts of the calls whose PreToolUse hooks are done and whose rules are being judged. */
+export class HookVerdicts {
+  private readonly byCall = new Map<string, HookVerdict>();
+
+  constructor(private readonly carapaceHome: string | null) {}
+
+  set(toolUseId: string, verdict: HookVerdict): void {
+    this.byCall.set(toolUseId, verdict);
+  }
+
+  delete(toolUseId: string): void {
+    this.byCall.delete(toolUseId);
+  }
+
+  /** The engine's decision for a call, revised by its hook's verdict (see HookVerdict). */
+  readonly revise = (
+    d: PermissionDecision,
+    tool: AnyTool,
+    input: Record<string, unknown>,
+    tc: ToolUseContext,
+  ): PermissionDecision => {
+    const v = this.byCall.get(tc.toolUseId);
+    if (!v) return d;
+    const who = hookWho('PreToolUse', v.source, v.file);
+    const why = v.reason ? `: ${v.reason}` : '';
+    if (v.decision === 'ask')
+      return d.behavior === 'allow'
+        ? { ...d, behavior: 'ask', decidedBy: 'hook', reason: `${who} asks first${why}`, suggestions: [] }
+        : d;
+    if (d.behavior !== 'ask') return d;
+    // An ask rule is still a person's rule: the hook's allow does not answer it.
+    if (d.decidedBy === 'rule')
+      return { ...d, reason: `${d.reason} (${who} allowed it; the rule still asks)` };
+    const held = containmentReason(tool, input, tc, d, this.carapaceHome);
+    if (held)
+      return { ...d, reason: `${d.reason} (${who} allowed it, but no hook may approve this: ${held})` };
+    return { ...d, behavior: 'allow', decidedBy: 'hook', reason: `allowed by ${who}${why}` };
+  };
+}
