@@ -8,6 +8,7 @@ import * as memory from './contract/memory';
 import * as models from './contract/models';
 import * as permissions from './contract/permissions';
 import * as projects from './contract/projects';
+import * as search from './contract/search';
 import * as sessions from './contract/sessions';
 import * as settings from './contract/settings';
 import * as tabs from './contract/tabs';
@@ -31,6 +32,7 @@ const FRAGMENTS = {
   models,
   permissions,
   projects,
+  search,
   sessions,
   settings,
   tabs,
@@ -122,6 +124,7 @@ const CHANNELS_BEFORE_SPLIT = [
   'budgets.pending',
   'budgets.respond',
   'hooks.list',
+  'search.query',
 ];
 
 /** Every event of the contract before the split. */
