@@ -30,6 +30,8 @@ import { resultObject, streamLine } from './print-output';
 import { HookRunner } from '../harness/hooks/dispatch';
 import { collectHooks } from '../harness/hooks/sources';
 import { sessionEndHook, sessionStartHook } from '../harness/hooks/wire';
+import { prepareTurn } from '../harness/commands/prepare-turn';
+import { commandTurnModel } from '../harness/commands/turn-model';
 
 const COORDINATOR_TOOLS = ['TeamCreate', 'TeamDelete', 'SendMessage', 'SyntheticOutput'];
 
@@ -91,6 +93,18 @@ export async function runPrint(o: PrintOptions, io: PrintIo): Promise<number> {
 
   const paths = dataPaths(carapaceHome(io.env));
   const projectRoot = realpathSync(io.cwd);
+  // A prompt that starts with a custom command runs it (its body, the arguments put in); an unknown
+  // `/name` stops here, before any session is made, as Claude Code's "Unknown slash command".
+  const slash = prepareTurn(
+    prompt,
+    { projectRoot, home: io.env['HOME'] ?? homedir(), carapaceHome: paths.home },
+    'print',
+  );
+  for (const p of slash.problems) io.stderr.write(`carapace: command file ${p.file}: ${p.message}\n`);
+  if (slash.kind === 'error') {
+    io.stderr.write(`carapace: ${slash.message}\n`);
+    return 1;
+  }
   const dir = paths.projectDir(projectSlug(projectRoot));
   mkdirSync(dir, { recursive: true });
   const session = pickSession(o, dir);
@@ -125,7 +139,8 @@ export async function runPrint(o: PrintOptions, io: PrintIo): Promise<number> {
     // Trust is only read here: print mode never asks, it honours what the person decided in the app.
     trust: new TrustStore(trustFile(paths.home)),
     cli: {
-      allowedTools: o.allowedTools,
+      // A command's `allowed-tools` are allowed for its run, as the person invoked it (deny rules still win).
+      allowedTools: [...o.allowedTools, ...(slash.command?.allowedTools ?? [])],
       disallowedTools: o.disallowedTools,
       permissionMode: o.permissionMode,
     },
@@ -244,6 +259,13 @@ export async function runPrint(o: PrintOptions, io: PrintIo): Promise<number> {
       coordinator: true,
     });
   else engine.start();
+  // A command's `model` is the model of its turn; the session's own comes back after it.
+  const sessionModel = engine.model;
+  if (slash.command) {
+    const pick = commandTurnModel(sessionModel, slash.command);
+    if (pick.notice) io.stderr.write(`carapace: ${pick.notice}\n`);
+    if (pick.model !== sessionModel) engine.setModel(pick.model);
+  }
 
   const write = (obj: object) => io.stdout.write(`${JSON.stringify(obj)}\n`);
   if (o.outputFormat === 'stream-json') {
@@ -291,7 +313,7 @@ export async function runPrint(o: PrintOptions, io: PrintIo): Promise<number> {
     if (hooks)
       for (const m of await sessionStartHook(hooks, session.resumed ? 'resume' : 'startup', stop.signal))
         io.stderr.write(`carapace: ${m}\n`);
-    const turn = runtime.run(prompt, {
+    const turn = runtime.run(slash.prompt, {
       signal: stop.signal,
       ...(o.tokenBudget !== null ? { tokenBudget: o.tokenBudget } : {}),
     });
@@ -326,6 +348,7 @@ export async function runPrint(o: PrintOptions, io: PrintIo): Promise<number> {
     process.off('SIGINT', onSigint);
     process.off('SIGTERM', onSigterm);
     if (hooks) for (const m of await sessionEndHook(hooks, 'other')) io.stderr.write(`carapace: ${m}\n`);
+    if (engine.model !== sessionModel) engine.setModel(sessionModel);
     // Workers end with the run; the team stays in the session folder for a later --resume.
     await runtime.team?.close();
     await engine.close();
