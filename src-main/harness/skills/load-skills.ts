@@ -1,0 +1,224 @@
+import { lstatSync, readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
+import path from 'node:path';
+import { isInside } from '../tools/paths';
+import { builtinSkills } from './builtin-skills';
+import type { SkillDefinition, SkillProblem } from './definition';
+import { parseSkillFile } from './parse-skill-file';
+import { readSkillText } from './read-skill-file';
+
+/** At most this many skill folders are read in all (a hostile tree cannot stall a session). */
+export const MAX_SKILLS = 200;
+
+export interface SkillFolders {
+  projectRoot: string;
+  home: string;
+  /** Carapace's own settings folder: its `skills/` holds user skills too. */
+  carapaceHome: string;
+}
+
+interface Folder {
+  dir: string;
+  source: 'project' | 'user';
+}
+
+/**
+ * The skills folders, highest precedence first. Claude Code lets a personal skill win over a
+ * project's of the same name (enterprise > personal > project), so a cloned repository cannot
+ * replace a skill the person relies on. Carapace's own folder comes before `~/.claude/skills`.
+ */
+function skillFolders(o: SkillFolders): Folder[] {
+  return [
+    { dir: path.join(o.carapaceHome, 'skills'), source: 'user' },
+    { dir: path.join(o.home, '.claude', 'skills'), source: 'user' },
+    { dir: path.join(o.projectRoot, '.claude', 'skills'), source: 'project' },
+  ];
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Control characters in a hostile folder name would garble the notice that names it. */
+function printable(name: string): string {
+  // eslint-disable-next-line no-control-regex -- exactly the characters to keep out of a notice
+  return /[\u0000-\u001f\u007f]/.test(name) ? JSON.stringify(name) : name;
+}
+
+/**
+ * The real folder of one entry of a skills folder, or why it is not a skill. A project's skill
+ * must really be inside the project: a link out of it (to ~/.ssh, say) is refused before anything
+ * there is read. The user's own skills may be links (into a dotfiles repository).
+ */
+function skillDir(
+  entry: Dirent,
+  realDir: string,
+  folder: Folder,
+  realProjectRoot: string,
+): string | { problem: string } | null {
+  const p = path.join(realDir, entry.name);
+  if (entry.isSymbolicLink()) {
+    let target: string;
+    try {
+      target = realpathSync.native(p);
+    } catch {
+      return { problem: 'Not loaded: it is a link that leads nowhere.' };
+    }
+    if (folder.source === 'project' && !isInside(realProjectRoot, target))
+      return { problem: `Not loaded: it is a link leading outside the project (to ${target}).` };
+    try {
+      if (!statSync(target).isDirectory()) return null;
+    } catch (error) {
+      return { problem: `Not loaded: ${errorText(error)}.` };
+    }
+    return target;
+  }
+  // Loose files beside the skill folders (a README) are no skills and not worth a notice.
+  if (!entry.isDirectory()) return null;
+  return p;
+}
+
+/** One skill folder's definition, or why it is not loaded. */
+function readSkill(
+  realDir: string,
+  shownDir: string,
+  folderName: string,
+  source: Folder['source'],
+): SkillDefinition | { problem: string } {
+  const file = path.join(realDir, 'SKILL.md');
+  try {
+    lstatSync(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { problem: 'Not loaded: the folder has no SKILL.md.' };
+    return { problem: `Not loaded: ${errorText(error)}.` };
+  }
+  let target = file;
+  if (lstatSync(file).isSymbolicLink()) {
+    try {
+      target = realpathSync.native(file);
+    } catch {
+      return { problem: 'Not loaded: its SKILL.md is a link that leads nowhere.' };
+    }
+    if (!isInside(realDir, target))
+      return {
+        problem: `Not loaded: its SKILL.md is a link leading outside the skill's folder (to ${target}).`,
+      };
+  }
+  const text = readSkillText(target);
+  if (typeof text !== 'string') return { problem: `Not loaded: its SKILL.md: ${text.problem}.` };
+  const parsed = parseSkillFile(text, {
+    folderName,
+    baseDir: shownDir,
+    file: path.join(shownDir, 'SKILL.md'),
+    source,
+  });
+  return parsed.ok ? parsed.skill : { problem: parsed.message };
+}
+
+interface Budget {
+  read: number;
+  capped: boolean;
+}
+
+function readFolder(
+  folder: Folder,
+  realProjectRoot: string,
+  seen: Set<string>,
+  budget: Budget,
+  problems: SkillProblem[],
+): SkillDefinition[] {
+  let realDir: string;
+  try {
+    realDir = realpathSync.native(folder.dir);
+    if (!statSync(realDir).isDirectory()) {
+      problems.push({ file: folder.dir, message: 'Not read: it is not a folder.' });
+      return [];
+    }
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    // Most of these folders simply do not exist; `.claude` being a file is no skills folder either.
+    if (code !== 'ENOENT' && code !== 'ENOTDIR')
+      problems.push({ file: folder.dir, message: `Not read: ${errorText(error)}.` });
+    return [];
+  }
+  // A cloned repository must not point its skills folder at the rest of the disk.
+  if (folder.source === 'project' && !isInside(realProjectRoot, realDir)) {
+    problems.push({ file: folder.dir, message: `Not read: it leads outside the project (to ${realDir}).` });
+    return [];
+  }
+  // The same folder reached twice (CARAPACE_HOME is ~/.claude, the project is the home folder) is
+  // read once, at its higher precedence.
+  if (seen.has(realDir)) return [];
+  seen.add(realDir);
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(realDir, { withFileTypes: true });
+  } catch (error) {
+    problems.push({ file: folder.dir, message: `Not read: ${errorText(error)}.` });
+    return [];
+  }
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const skills: SkillDefinition[] = [];
+  const here = new Map<string, string>();
+  for (const entry of entries) {
+    const shown = path.join(folder.dir, printable(entry.name));
+    const dir = skillDir(entry, realDir, folder, realProjectRoot);
+    if (dir === null) continue;
+    if (typeof dir !== 'string') {
+      problems.push({ file: shown, message: dir.problem });
+      continue;
+    }
+    if (budget.read >= MAX_SKILLS) {
+      budget.capped = true;
+      problems.push({
+        file: shown,
+        message: `Not read: only the first ${MAX_SKILLS} skills are read; this one and any after it were skipped.`,
+      });
+      break;
+    }
+    budget.read++;
+    const skill = readSkill(dir, path.join(folder.dir, entry.name), entry.name, folder.source);
+    if ('problem' in skill) {
+      problems.push({ file: path.join(shown, 'SKILL.md'), message: skill.problem });
+      continue;
+    }
+    const earlier = here.get(skill.name);
+    if (earlier !== undefined) {
+      problems.push({
+        file: path.join(shown, 'SKILL.md'),
+        message: `Not loaded: ${earlier}, in the same folder, already defines the skill "${skill.name}".`,
+      });
+      continue;
+    }
+    here.set(skill.name, path.join(shown, 'SKILL.md'));
+    skills.push(skill);
+  }
+  return skills;
+}
+
+/**
+ * The skills a session can use: the user's (Carapace's folder, then `~/.claude/skills`), the
+ * project's `.claude/skills/<name>/SKILL.md`, then the built-ins; the first definition of a name
+ * stands. A folder that cannot be read as a skill is reported in `problems` and skipped.
+ */
+export function loadSkills(o: SkillFolders): { skills: SkillDefinition[]; problems: SkillProblem[] } {
+  const problems: SkillProblem[] = [];
+  let realProjectRoot: string;
+  try {
+    realProjectRoot = realpathSync.native(o.projectRoot);
+  } catch {
+    realProjectRoot = path.resolve(o.projectRoot);
+  }
+  const byName = new Map<string, SkillDefinition>();
+  const seen = new Set<string>();
+  const budget: Budget = { read: 0, capped: false };
+  for (const folder of skillFolders(o)) {
+    if (budget.capped) break;
+    for (const skill of readFolder(folder, realProjectRoot, seen, budget, problems))
+      if (!byName.has(skill.name)) byName.set(skill.name, skill);
+  }
+  const builtin = builtinSkills();
+  problems.push(...builtin.problems);
+  for (const skill of builtin.skills) if (!byName.has(skill.name)) byName.set(skill.name, skill);
+  return { skills: [...byName.values()], problems };
+}
