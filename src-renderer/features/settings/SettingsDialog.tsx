@@ -4,6 +4,7 @@ import { Dialog } from '../../components/Dialog';
 import { setApiKey, updateSettings } from '../../ipc/actions';
 import { useStore } from '../../stores/store';
 import { RulesSection } from '../permissions/RulesSection';
+import { HooksSection } from './HooksSection';
 import { TrustedFolders } from './TrustedFolders';
 import './settings.css';
 
@@ -159,6 +160,7 @@ export function SettingsDialog() {
         </div>
       </section>
       {hasProject ? <RulesSection /> : null}
+      <HooksSection />
       <TrustedFolders />
       <div className="row end">
         <button type="button" onClick={close}>
