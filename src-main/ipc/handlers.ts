@@ -1,5 +1,6 @@
 import { appHandlers } from './app';
 import { budgetHandlers } from './budgets';
+import { commandHandlers } from './commands';
 import { costHandlers } from './cost';
 import { hooksHandlers } from './hooks';
 import { memoryHandlers } from './memory';
@@ -29,6 +30,7 @@ export function createHandlers(services: Services): HandlerMap {
     ...searchHandlers(services),
     ...costHandlers(services),
     ...budgetHandlers(services),
+    ...commandHandlers(services),
     ...hooksHandlers(services),
   };
 }

@@ -29,6 +29,7 @@ import type { AgentFileProblem } from '../harness/agents/definition';
 import type { AgentSummary } from '@shared/domain/agents';
 import { defaultTitle, metaFromLines, type SessionMeta } from './session-meta';
 import { SessionTeams } from './session-teams';
+import { prepareTurn } from '../harness/commands/prepare-turn';
 import { SessionArchive } from './session-archive';
 import type { TeamMessage, TeamView } from '@shared/domain/team';
 import type { LoadedInstructions } from '../harness/memory/instructions';
@@ -247,9 +248,23 @@ export class SessionManager {
   /** Appends the person's message and starts the reply; returns at once. */
   send(sessionId: string, text: string): { messageId: string } {
     const session = this.readyForTurn(sessionId);
+    // A custom slash command is sent as its body with the arguments put in; an unknown `/name` is
+    // refused (the window keeps the text), never sent to the model by mistake.
+    const root = this.projectRootOf(sessionId);
+    const home = this.deps.permissionLocations(root).home;
+    const turn = prepareTurn(text, { projectRoot: root, home: homedir(), carapaceHome: home }, 'app');
+    for (const p of turn.problems)
+      session.notify('warning', `Command file ${p.file}: ${p.message}`, 'command_file');
+    if (turn.kind === 'error') throw new AppError('INVALID_INPUT', turn.message);
+    if (turn.command && (turn.command.model !== null || turn.command.allowedTools.length > 0))
+      session.notify(
+        'info',
+        `/${turn.command.name}: its model and allowed-tools apply in carapace -p; here the session's model and rules are used.`,
+        'command_options',
+      );
     // A new message: a limit the person stopped at is asked about again.
     this.deps.budgets?.newTurn(sessionId);
-    return session.send(text);
+    return session.send(turn.prompt);
   }
 
   /** Runs a session's failed or cut-off last turn again, without repeating the person's message. */

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { events, EVENT_NAMES, REQUEST_CHANNELS, requests } from './contract';
 import * as agents from './contract/agents';
 import * as app from './contract/app';
+import * as commands from './contract/commands';
 import * as cost from './contract/cost';
 import * as hooks from './contract/hooks';
 import * as memory from './contract/memory';
@@ -26,6 +27,7 @@ import * as trust from './contract/trust';
 const FRAGMENTS = {
   agents,
   app,
+  commands,
   memory,
   cost,
   hooks,
@@ -125,6 +127,7 @@ const CHANNELS_BEFORE_SPLIT = [
   'budgets.respond',
   'hooks.list',
   'search.query',
+  'commands.list',
 ];
 
 /** Every event of the contract before the split. */

@@ -1,6 +1,7 @@
 import { type z } from 'zod';
 import * as agents from './contract/agents';
 import * as app from './contract/app';
+import * as commands from './contract/commands';
 import * as cost from './contract/cost';
 import * as hooks from './contract/hooks';
 import * as memory from './contract/memory';
@@ -45,6 +46,7 @@ export const requests = {
   ...memory.requests,
   ...search.requests,
   ...cost.requests,
+  ...commands.requests,
   ...hooks.requests,
 } as const;
 
@@ -64,6 +66,7 @@ export const events = {
   ...memory.events,
   ...search.events,
   ...cost.events,
+  ...commands.events,
   ...hooks.events,
 } as const;
 
