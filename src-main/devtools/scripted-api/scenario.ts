@@ -31,6 +31,29 @@ const ContentSpec = z.discriminatedUnion('type', [
     input: z.record(z.string(), z.unknown()),
   }),
   z.object({ type: z.literal('thinking'), thinking: z.string(), signature: z.string().optional() }),
+  // A server tool's call and its result (the API runs web search itself and streams both blocks).
+  z.object({
+    type: z.literal('server_tool_use'),
+    id: z.string().optional(),
+    name: z.string(),
+    input: z.record(z.string(), z.unknown()),
+  }),
+  z.object({
+    type: z.literal('web_search_tool_result'),
+    tool_use_id: z.string(),
+    content: z.union([
+      z.array(
+        z.object({
+          type: z.literal('web_search_result'),
+          url: z.string(),
+          title: z.string(),
+          encrypted_content: z.string().default(''),
+          page_age: z.string().nullable().default(null),
+        }),
+      ),
+      z.object({ type: z.literal('web_search_tool_result_error'), error_code: z.string() }),
+    ]),
+  }),
 ]);
 export type ContentSpec = z.infer<typeof ContentSpec>;
 

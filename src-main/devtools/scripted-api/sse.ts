@@ -28,7 +28,8 @@ function outputChars(content: ContentSpec[]): number {
   for (const block of content) {
     if (block.type === 'text') n += block.text.length;
     else if (block.type === 'thinking') n += block.thinking.length;
-    else n += JSON.stringify(block.input).length;
+    // A search result is input the API read, not output it wrote.
+    else if (block.type !== 'web_search_tool_result') n += JSON.stringify(block.input).length;
   }
   return n;
 }
@@ -51,14 +52,20 @@ function blockEvents(block: ContentSpec, index: number, reply: MessageReply): Ss
     for (const piece of chunks(block.thinking, reply.chunkChars))
       delta({ type: 'thinking_delta', thinking: piece });
     delta({ type: 'signature_delta', signature: block.signature ?? randomBytes(24).toString('base64') });
+  } else if (block.type === 'web_search_tool_result') {
+    // Arrives whole in its content_block_start, with no deltas.
+    events.push({
+      event: 'content_block_start',
+      data: { type: 'content_block_start', index, content_block: block },
+    });
   } else {
-    const id = block.id ?? newId('toolu');
+    const id = block.id ?? newId(block.type === 'server_tool_use' ? 'srvtoolu' : 'toolu');
     events.push({
       event: 'content_block_start',
       data: {
         type: 'content_block_start',
         index,
-        content_block: { type: 'tool_use', id, name: block.name, input: {} },
+        content_block: { type: block.type, id, name: block.name, input: {} },
       },
     });
     // The API's first input_json_delta is often empty; clients must cope.
@@ -141,8 +148,8 @@ export function replyJson(reply: MessageReply, model: string, usage: ScriptedUsa
     role: 'assistant',
     model: reply.model ?? model,
     content: reply.content.map((b) =>
-      b.type === 'tool_use'
-        ? { type: 'tool_use', id: b.id ?? newId('toolu'), name: b.name, input: b.input }
+      b.type === 'tool_use' || b.type === 'server_tool_use'
+        ? { type: b.type, id: b.id ?? newId('toolu'), name: b.name, input: b.input }
         : b,
     ),
     stop_reason: reply.stop_reason,

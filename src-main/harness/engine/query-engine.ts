@@ -9,6 +9,7 @@ import {
 } from '@shared/domain/messages';
 import type { PermissionDenial, PermissionMode } from '@shared/domain/permissions';
 import type { TokenUsage } from '@shared/domain/usage';
+import { DEMO_MODEL_ID } from '@shared/domain/models';
 import { loadBashParser } from '../bash/tree-sitter';
 import { buildSystemPrompt } from '../context/system-prompt';
 import { takeGitSnapshot, type GitSnapshot } from '../context/git-status';
@@ -32,7 +33,14 @@ import type { PermissionGate } from '../permissions/gate';
 import type { TranscriptLine, TranscriptWriter } from '../session/transcript-file';
 import { FileHistory } from '../tools/file-history';
 import { ReadFileState } from '../tools/read-file-state';
-import type { AgentSpawner, AnyTool, TeamCapability, TodoItem, ToolUseContext } from '../tools/tool';
+import type {
+  AgentSpawner,
+  AnyTool,
+  SideModel,
+  TeamCapability,
+  TodoItem,
+  ToolUseContext,
+} from '../tools/tool';
 import { plainShell, type ShellExecutor } from '../bash/shell-executor';
 import { TaskManager, type TaskEvents } from '../tasks/task-manager';
 import type { SessionMemoryPrompt } from '../memory/memory-prompt';
@@ -41,6 +49,8 @@ import { renderAttachment } from '../memory/instructions/render';
 import type { InstructionRoots, LoadedFile, LoadedInstructions } from '../memory/instructions/types';
 import { carapaceHome } from '../../platform/paths';
 import type { MemoryRecall } from '../memory/recall/memory-recall';
+import { smallModelFrom } from '../memory/recall/small-model';
+import { sideRequest } from '../model/side-request';
 
 export interface EngineOptions {
   sessionId: string;
@@ -570,6 +580,7 @@ export class QueryEngine {
       ...(this.options.agents ? { agents: this.options.agents } : {}),
       ...(this.options.team ? { team: this.options.team } : {}),
       ...(this.instructions ? { instructionsFor: this.instructionsFor } : {}),
+      sideModel: this.sideModel(),
     };
     // Instruction files are re-read each turn: the person may have edited one since the last.
     const instructions = this.instructions ? await this.instructions.reload() : undefined;
@@ -708,6 +719,23 @@ export class QueryEngine {
     const files = (await this.instructions?.forRead(file)) ?? [];
     return renderAttachment(files);
   };
+
+  /** Tools' own model requests (WebFetch's reader, WebSearch), counted and budgeted as the session's. */
+  private sideModel(): SideModel {
+    return {
+      // The demo model has no small model beside it (as recall): its side requests stay on it.
+      smallModel: this.model === DEMO_MODEL_ID ? this.model : smallModelFrom(process.env),
+      request: (request, signal, onEvent) =>
+        sideRequest(
+          this.options.models.clientFor(request.model),
+          request,
+          signal,
+          (report) => this.addSideUsage(report),
+          'other',
+          onEvent,
+        ),
+    };
+  }
 
   /** A side request of this agent (the memory selector, autoDream): the session pays for it. */
   private addSideUsage(report: UsageReport): void {

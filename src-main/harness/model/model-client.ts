@@ -8,7 +8,8 @@ export interface ModelRequest {
   messages: ApiMessageParam[];
   maxTokens: number;
   system?: string | Anthropic.TextBlockParam[];
-  tools?: Anthropic.Tool[];
+  /** Client tools, or a server tool such as web search (WebSearch's side request). */
+  tools?: Anthropic.ToolUnion[];
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { UsageReport } from '../cost/tracker';
 import type { UsageLine } from '../cost/usage-line';
 import { MessageAccumulator, type AccumulatedMessage } from './accumulate';
-import type { ModelClient, ModelRequest } from './model-client';
+import type { ModelClient, ModelRequest, RawStreamEvent } from './model-client';
 
 /**
  * One model call outside the query loop (the memory selector, a consolidation): streamed to its
@@ -14,10 +14,15 @@ export async function sideRequest(
   onUsage: ((report: UsageReport) => void) | undefined,
   /** What it is for: its usage line says so (the session's cost view shows it apart from turns). */
   purpose: Exclude<UsageLine['purpose'], 'turn'>,
+  /** Sees every raw event, for what the accumulator does not keep (a server tool's result blocks). */
+  onEvent?: (event: RawStreamEvent) => void,
 ): Promise<AccumulatedMessage> {
   const acc = new MessageAccumulator();
   const started = performance.now();
-  for await (const event of client.stream(request, signal)) acc.apply(event);
+  for await (const event of client.stream(request, signal)) {
+    onEvent?.(event);
+    acc.apply(event);
+  }
   const m = acc.message;
   onUsage?.({
     model: m.model ?? request.model,

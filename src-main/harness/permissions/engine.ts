@@ -391,6 +391,25 @@ export class PermissionEngine {
         rule: ruleRef(allow),
         reason: `allowed by the rule ${allow.text} (${allow.source} settings)`,
       };
+    // Read-only, but they leave the machine: a domain no rule allows is asked about (as Claude Code),
+    // and a search (billed per request) too.
+    const webHost = tool.name === 'WebFetch' && url !== null ? hostOf(url) : null;
+    if (tool.name === 'WebFetch')
+      return {
+        ...none,
+        behavior: 'ask',
+        decidedBy: 'default',
+        reason: `WebFetch would fetch from ${webHost ?? 'an address that cannot be read'}`,
+        suggestions: webHost ? [`WebFetch(domain:${webHost})`] : [],
+      };
+    if (tool.name === 'WebSearch')
+      return {
+        ...none,
+        behavior: 'ask',
+        decidedBy: 'default',
+        reason: 'WebSearch searches the web',
+        suggestions: ['WebSearch'],
+      };
     if (readOnly) {
       if (target === null || real === null || inside(target, real))
         return {
@@ -427,5 +446,15 @@ export class PermissionEngine {
           : `${tool.name} needs approval`,
       suggestions: [suggestion],
     };
+  }
+}
+
+/** The host a URL names, lower-case, for a `WebFetch(domain:…)` suggestion; null when it cannot be read. */
+function hostOf(url: string): string | null {
+  try {
+    const host = new URL(url).hostname.toLowerCase().replace(/\.$/, '');
+    return host === '' ? null : host;
+  } catch {
+    return null;
   }
 }

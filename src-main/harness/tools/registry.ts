@@ -6,6 +6,8 @@ import { GrepTool } from './grep';
 import { ReadTool } from './read';
 import type { AnyTool } from './tool';
 import { TodoWriteTool } from './todo-write';
+import { WebFetchTool } from './web-fetch';
+import { WebSearchTool } from './web-search';
 import { WriteTool } from './write';
 
 /** The built-in tools, in the order the model sees them. */
@@ -21,6 +23,8 @@ export function builtinTools(): AnyTool[] {
     KillShellTool,
     TaskOutputTool,
     TodoWriteTool,
+    WebFetchTool,
+    WebSearchTool,
   ];
 }
 

@@ -4,6 +4,8 @@ import type { PermissionMode } from '@shared/domain/permissions';
 import type { TeamMember, TeamMessage } from '@shared/domain/team';
 import type { ShellExecutor } from '../bash/shell-executor';
 import type { AgentEvent, AgentOutcome } from '../events/agent-event';
+import type { AccumulatedMessage } from '../model/accumulate';
+import type { ModelRequest, RawStreamEvent } from '../model/model-client';
 import type { TaskManager } from '../tasks/task-manager';
 import type { FileHistory } from './file-history';
 import type { ReadFileState } from './read-file-state';
@@ -98,6 +100,20 @@ export interface ToolUseContext {
    * as text to attach to the Read result, each file once per session; null when there are none.
    */
   instructionsFor?: (file: string) => Promise<string | null>;
+  /** One model request outside the loop, paid by the session (WebFetch's reader, WebSearch). */
+  sideModel?: SideModel;
+}
+
+/** A model request a tool makes on the session's account: its usage is counted with the session's. */
+export interface SideModel {
+  /** The small, fast model (the session's own where there is none beside it: the demo model). */
+  readonly smallModel: string;
+  /** Streams the request to its whole message; `onEvent` sees every raw event (server tool results). */
+  request(
+    request: ModelRequest,
+    signal: AbortSignal,
+    onEvent?: (event: RawStreamEvent) => void,
+  ): Promise<AccumulatedMessage>;
 }
 
 /** A worker to create, as TeamCreate asks for it. */
