@@ -4,6 +4,7 @@ import { OpenProjectDialog } from '../features/projects/OpenProjectDialog';
 import { Welcome } from '../features/projects/Welcome';
 import { TrustDialog } from '../features/projects/TrustDialog';
 import { Workspace } from '../features/sessions/Workspace';
+import { CommandPalette } from '../features/search/CommandPalette';
 import { Toasts } from '../components/Toasts';
 import { Header } from './Header';
 import { useShortcuts } from './shortcuts';
@@ -65,6 +66,7 @@ export function App() {
           <SessionCostView />
         </Suspense>
       ) : null}
+      <CommandPalette />
       <TrustDialog />
     </div>
   );

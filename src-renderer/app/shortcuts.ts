@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { isWorking } from '@shared/domain/session';
 import { closeSession, newSession, openSession, reorderTabs, stopSession } from '../ipc/actions';
 import { useStore } from '../stores/store';
+import { setPaletteOpen, usePalette } from '../features/search/palette-store';
 
 /**
  * Workspace keys: Ctrl/Cmd+T new session, Ctrl/Cmd+W close tab, Ctrl/Cmd+1…9 switch (9 = last),
@@ -12,7 +13,8 @@ import { useStore } from '../stores/store';
  * Inside the terminal, Ctrl+T, Ctrl+W and Ctrl+B belong to the shell; inside a text field,
  * Ctrl+Shift+←/→ selects words. Ctrl/Cmd+Shift+M opens the memory browser; while it is open, the
  * workspace keys are off (it has its own: Ctrl+S, Ctrl+P, Esc). Ctrl/Cmd+Shift+U opens the cost
- * dashboard; while it is open the workspace keys are off too, and Esc closes it.
+ * dashboard; while it is open the workspace keys are off too, and Esc closes it. Ctrl/Cmd+K opens
+ * the command palette (sessions, commands, message search).
  */
 export function handleShortcut(e: KeyboardEvent): boolean {
   const mod = e.ctrlKey || e.metaKey;
@@ -28,6 +30,12 @@ export function handleShortcut(e: KeyboardEvent): boolean {
     return true;
   }
   if (useStore.getState().memoryOpen || useStore.getState().costOpen) return false;
+  // Ctrl/Cmd+K: the command palette (again: closes it); while it is open it has the keyboard.
+  if (mod && !e.shiftKey && !e.altKey && key === 'k') {
+    setPaletteOpen(!usePalette.getState().open);
+    return true;
+  }
+  if (usePalette.getState().open) return false;
   const inTerminal = e.target instanceof Element && e.target.closest('.terminal-panel') !== null;
   if (e.ctrlKey && !e.shiftKey && !e.altKey && e.code === 'Backquote') {
     if (tabs.active) useStore.getState().toggleTerminal(tabs.active);

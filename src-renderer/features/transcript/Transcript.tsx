@@ -1,5 +1,6 @@
 import { memo, useCallback, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { observeElementRect, useVirtualizer } from '@tanstack/react-virtual';
+import { useScrollToTarget } from './scroll-target';
 import {
   messageText,
   type MessageItem,
@@ -13,6 +14,7 @@ import { useToolResults, useTranscriptItems, useTranscriptLoaded } from '../../s
 import { useStore } from '../../stores/store';
 import { AgentCard } from './AgentCard';
 import { CompactionNote } from './CompactionNote';
+import { HookNote } from './HookNote';
 import { Markdown } from './Markdown';
 import { ToolCard } from './ToolCard';
 import { TurnFailure } from './TurnFailure';
@@ -161,6 +163,8 @@ function ItemView({
   if (item.kind === 'notice')
     return item.compaction ? (
       <CompactionNote item={item} compaction={item.compaction} />
+    ) : item.hook ? (
+      <HookNote item={item} hook={item.hook} />
     ) : (
       <NoticeView item={item} />
     );
@@ -306,6 +310,17 @@ export function Transcript({
     if (el) el.scrollTop = el.scrollHeight;
   }, [units.length, virtualizer]);
 
+  // Search's "show me that message": scrolled to once the rows hold it, and marked for a moment.
+  const jumpTo = useCallback(
+    (index: number) => {
+      pinned.current = false;
+      setShowJump(true);
+      virtualizer.scrollToIndex(index, { align: 'center' });
+    },
+    [virtualizer],
+  );
+  const marked = useScrollToTarget(sessionId, agentId === sessionId, units, unitKey, jumpTo);
+
   const userActs = () => {
     userScroll.current.until = performance.now() + 800;
   };
@@ -378,7 +393,7 @@ export function Transcript({
                   key={row.key}
                   ref={virtualizer.measureElement}
                   data-index={row.index}
-                  className="transcript-row"
+                  className={row.key === marked ? 'transcript-row search-hit' : 'transcript-row'}
                   style={{ transform: `translateY(${row.start}px)` }}
                 >
                   <TranscriptRow scope={scope} unit={unit} working={working} results={results} />
