@@ -165,6 +165,26 @@ export const NoticeItem = z.object({
       summary: z.string().nullable(),
     })
     .optional(),
+  /**
+   * A hook run's note: what ran and how it ended, and its output (each stream cut at 10,000 characters,
+   * with a note) to expand to. Strings, not enums: a newer event or outcome still loads. Transcripts
+   * from before it have none and show the one-line text.
+   */
+  hook: z
+    .object({
+      event: z.string(),
+      source: z.string(),
+      label: z.string(),
+      handlerType: z.string(),
+      toolName: z.string().optional(),
+      outcome: z.string(),
+      exitCode: z.number().int().nullable(),
+      durationMs: z.number().nonnegative(),
+      stdout: z.string(),
+      stderr: z.string(),
+      problem: z.string().optional(),
+    })
+    .optional(),
 });
 export type NoticeItem = z.infer<typeof NoticeItem>;
 

@@ -18,7 +18,7 @@ import {
   withPostToolUseHooks,
   withPreToolUseHooks,
 } from '../hooks/wire';
-import { HookNoteQueue } from '../hooks/notes';
+import { HookNoteQueue } from './hook-output-notes';
 import { HookVerdicts } from '../hooks/permission-verdicts';
 import { hooksOnlyHandler } from '../hooks/permission-request';
 import { createSpawner } from './subagents';
