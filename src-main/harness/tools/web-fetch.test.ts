@@ -176,6 +176,37 @@ describe('WebFetch in a runtime', () => {
     expect(t.api.requests.some((r) => r.body.model === SMALL)).toBe(false);
   });
 
+  it('fetches a page once within 15 minutes: a second question about it is answered from the cache', async () => {
+    const site = await startWebSite({ '/docs': page(DOCS) });
+    const url = `${site.url}/docs?cache-test`;
+    const t = await testRuntime({
+      steps: [
+        {
+          when: { lastUserText: 'twice' },
+          reply: { content: [toolUse('WebFetch', { url, prompt: 'First?' }, 'f1')], stop_reason: 'tool_use' },
+        },
+        { when: { model: SMALL, lastUserText: 'First?' }, reply: { content: [text('first answer')] } },
+        {
+          when: { lastUserText: 'first answer' },
+          reply: {
+            content: [toolUse('WebFetch', { url, prompt: 'Second?' }, 'f2')],
+            stop_reason: 'tool_use',
+          },
+        },
+        { when: { model: SMALL, lastUserText: 'Second?' }, reply: { content: [text('second answer')] } },
+        { when: { lastUserText: 'second answer' }, reply: { content: [text('Done.')] } },
+      ],
+    });
+    const { events } = await t.run('twice');
+    expect(results(events).map(resultText)).toEqual(['first answer', 'second answer']);
+    expect(site.hits).toHaveLength(1);
+    const readers = t.api.requests
+      .filter((r) => r.body.model === SMALL)
+      .map((r) => JSON.stringify(r.body.messages));
+    expect(readers).toHaveLength(2);
+    for (const sent of readers) expect(sent).toContain('The answer is **42**.');
+  });
+
   it('refuses a file: URL and a URL with credentials with a clear error, fetching nothing', async () => {
     const site = await startWebSite({ '/docs': page(DOCS) });
     const hidden = `http://user:pw@127.0.0.1:${site.port}/docs`;
