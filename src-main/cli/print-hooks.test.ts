@@ -587,4 +587,103 @@ describe('carapace -p with hooks', () => {
     await answered.run(['-p', 'go', '--allowedTools', 'Bash']);
     expect(existsSync(answered.file('made.txt'))).toBe(true);
   });
+  it('a prompt hook asks the small model with $ARGUMENTS filled in; {"ok":false} blocks like exit 2, {"ok":true} lets the call run', async () => {
+    const prompt = { type: 'prompt', prompt: 'Is this call safe? $ARGUMENTS' };
+    const verdict = (answer: object): StepInput => ({
+      when: { systemText: 'You are evaluating a hook' },
+      reply: { content: [text(JSON.stringify(answer))] },
+    });
+    const bash = { reply: { content: [toolUse('Bash', { command: 'touch made.txt' }, 'toolu_q')] } };
+    const blocked = await setup({ PreToolUse: [{ matcher: 'Bash', hooks: [prompt] }] }, [
+      verdict({ ok: false, reason: 'touching files is not allowed today' }),
+      bash,
+    ]);
+    await blocked.run(['-p', 'go', '--allowedTools', 'Bash']);
+    expect(existsSync(blocked.file('made.txt'))).toBe(false);
+    const asked = blocked.api.requests.find((r) => JSON.stringify(r.body).includes('Is this call safe?'));
+    const body = asked?.body as { model: string; messages: { content: unknown }[] };
+    expect(body.model).toBe('claude-haiku-4-5');
+    const sent = JSON.stringify(body.messages[0]?.content);
+    expect(sent).toContain('hook_event_name');
+    expect(sent).toContain('touch made.txt');
+    expect(sent).not.toContain('$ARGUMENTS');
+    const main = blocked.api.requests.filter((r) => !JSON.stringify(r.body).includes('Is this call safe?'));
+    expect(resultText(toolResults(main[1]?.body as never)[0])).toContain(
+      'touching files is not allowed today',
+    );
+
+    const allowed = await setup({ PreToolUse: [{ matcher: 'Bash', hooks: [prompt] }] }, [
+      verdict({ ok: true }),
+      bash,
+    ]);
+    await allowed.run(['-p', 'go', '--allowedTools', 'Bash']);
+    expect(existsSync(allowed.file('made.txt'))).toBe(true);
+
+    // An answer that is not the {ok} JSON decides nothing: the call runs, and the problem is reported.
+    const garbled = await setup({ PreToolUse: [{ matcher: 'Bash', hooks: [prompt] }] }, [
+      { when: { systemText: 'You are evaluating a hook' }, reply: { content: [text('sure, why not')] } },
+      bash,
+    ]);
+    const g = await garbled.run(['-p', 'go', '--allowedTools', 'Bash']);
+    expect(existsSync(garbled.file('made.txt'))).toBe(true);
+    expect(g.stderr).toMatch(/not JSON/);
+  });
+
+  it('a prompt hook that does not answer within its timeout decides nothing', async () => {
+    const { run, file, api } = await setup(
+      {
+        PreToolUse: [
+          { matcher: 'Bash', hooks: [{ type: 'prompt', prompt: 'Safe? $ARGUMENTS', timeout: 1 }] },
+        ],
+      },
+      [
+        {
+          when: { systemText: 'You are evaluating a hook' },
+          reply: { content: [text('{"ok":false,"reason":"too late"}')], delayMs: 400 },
+        },
+        { reply: { content: [toolUse('Bash', { command: 'touch made.txt' })] } },
+      ],
+    );
+    const { stderr } = await run(['-p', 'go', '--allowedTools', 'Bash']);
+    expect(stderr).toMatch(/PreToolUse hook \(Safe\? \$ARGUMENTS\): no answer within 1 s/);
+    expect(existsSync(file('made.txt'))).toBe(true);
+    expect(api.requests.some((r) => JSON.stringify(r.body).includes('Safe?'))).toBe(true);
+  });
+
+  it('an agent hook runs a read-only sub-agent that checks the project, and its {"ok":false} blocks', async () => {
+    const verifier = { systemText: 'You verify a condition for a hook' };
+    const { api, run, file } = await setup(
+      {
+        PreToolUse: [
+          { matcher: 'Bash', hooks: [{ type: 'agent', prompt: 'Only if CHANGELOG.md exists. $ARGUMENTS' }] },
+        ],
+      },
+      (project) => [
+        // The verifier tries to write (refused: it has no Write tool), then reads, then answers.
+        {
+          when: verifier,
+          reply: {
+            content: [
+              toolUse('Write', { file_path: path.join(project, 'evil.txt'), content: 'x' }, 'toolu_w'),
+            ],
+          },
+        },
+        { when: verifier, reply: { content: [toolUse('Glob', { pattern: 'CHANGELOG.md' }, 'toolu_g')] } },
+        { when: verifier, reply: { content: [text('{"ok": false, "reason": "CHANGELOG.md is missing"}')] } },
+        { reply: { content: [toolUse('Bash', { command: 'touch made.txt' })] } },
+      ],
+    );
+    await run(['-p', 'go', '--allowedTools', 'Bash']);
+    expect(existsSync(file('made.txt'))).toBe(false);
+    expect(existsSync(file('evil.txt'))).toBe(false);
+    const verifierRequests = api.requests.filter((r) =>
+      JSON.stringify(r.body).includes('You verify a condition'),
+    );
+    expect(verifierRequests.length).toBe(3);
+    const tools =
+      (verifierRequests[0]?.body as { tools?: { name: string }[] }).tools?.map((t) => t.name) ?? [];
+    expect(tools.sort()).toEqual(['Glob', 'Grep', 'Read']);
+    const main = api.requests.filter((r) => !verifierRequests.includes(r));
+    expect(resultText(toolResults(main[1]?.body as never)[0])).toContain('CHANGELOG.md is missing');
+  });
 });

@@ -113,7 +113,7 @@ describe('HookRunner', () => {
     expect((await r.run('Stop', {}, { stop_hook_active: false })).blocked).toBe('run the tests');
   });
 
-  it('an identical handler runs once; an async hook is not waited for; prompt hooks are recorded as skipped', async () => {
+  it('an identical handler runs once; an async hook is not waited for; prompt hooks without the session model are recorded as skipped', async () => {
     const { r, dir, records } = runner([
       ['Stop', '', cmd('echo x >> count')],
       ['Stop', '', cmd('echo x >> count')],
@@ -123,7 +123,7 @@ describe('HookRunner', () => {
     const out = await r.run('Stop', {}, {});
     expect(readFileSync(path.join(dir, 'count'), 'utf8')).toBe('x\n');
     expect(existsSync(path.join(dir, 'async-done'))).toBe(false);
-    expect(out.messages[0]).toMatch(/prompt hooks are not supported yet/);
+    expect(out.messages[0]).toMatch(/prompt hooks need the session's model/);
     expect(records.map((x) => x.outcome).sort()).toEqual(['ok', 'skipped']);
   });
 

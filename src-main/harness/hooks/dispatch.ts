@@ -4,6 +4,7 @@ import { HookSelector, type HookTarget } from './match';
 import { capOutput, type HandlerResult } from './output';
 import { runCommandHook } from './run-command';
 import { runHttpHook } from './run-http';
+import { runModelHook, type HookModel } from './run-model';
 
 /** One hook run, for the transcript's quiet note and the logs: what ran, how long, how it ended. */
 export interface HookRunRecord {
@@ -98,12 +99,18 @@ function labelOf(h: HookHandler): string {
 /**
  * Runs an event's hooks: every matching handler in parallel (an identical handler once), each with
  * its timeout, and folds their answers into one outcome. `async` command hooks are started and not
- * waited for. prompt and agent handlers are not run yet: each run of one is recorded as skipped.
+ * waited for. prompt and agent handlers ask the session's model (run-model.ts).
  */
 export class HookRunner {
   private readonly selector: HookSelector;
   private readonly listeners = new Set<(record: HookRunRecord) => void>();
   private queued: string[] = [];
+  private model: HookModel | null = null;
+
+  /** The session's model, for prompt and agent hooks (attached by its main agent's runtime). */
+  useModel(model: HookModel): void {
+    this.model = model;
+  }
 
   /** Context for the model from a hook run outside a turn (SessionStart): sent with the next prompt. */
   queueContext(text: string): void {
@@ -208,17 +215,9 @@ export class HookRunner {
       record(r);
       return r;
     }
-    const skipped: HandlerResult = {
-      status: 'skipped',
-      exitCode: null,
-      stdout: '',
-      stderr: '',
-      json: null,
-      problem: `${handler.type} hooks are not supported yet; this one did not run`,
-      durationMs: 0,
-    };
-    record(skipped);
-    return skipped;
+    const r = await runModelHook(handler, input, { model: this.model, timeoutMs, signal });
+    record(r);
+    return r;
   }
 
   private fold(event: HookEvent, h: ConfiguredHook, r: HandlerResult, out: EventOutcome): void {

@@ -74,6 +74,8 @@ export const HookHandler = z.discriminatedUnion('type', [CommandHook, HttpHook, 
 export type HookHandler = z.infer<typeof HookHandler>;
 export type CommandHook = z.infer<typeof CommandHook>;
 export type HttpHook = z.infer<typeof HttpHook>;
+export type PromptHook = z.infer<typeof PromptHook>;
+export type AgentHook = z.infer<typeof AgentHook>;
 
 export const HookMatcherGroup = z.object({
   matcher: z.string().optional(),

@@ -21,6 +21,7 @@ import {
 import { HookNoteQueue } from './hook-output-notes';
 import { HookVerdicts } from '../hooks/permission-verdicts';
 import { hooksOnlyHandler } from '../hooks/permission-request';
+import { sessionHookModel } from './hook-model';
 import { createSpawner } from './subagents';
 import { createWorkerFactory } from './teammates';
 import type { AgentRuntime, RuntimeSetup } from './types';
@@ -162,6 +163,9 @@ export function createRuntime(s: RuntimeSetup): AgentRuntime {
       : {}),
   });
   const built = engine;
+  // prompt and agent hooks ask the session's model; the main agent's runtime lends it.
+  if (s.hooks && !s.agent)
+    s.hooks.useModel(sessionHookModel({ setup: s, engine: built, sessionDir, create: createRuntime }));
   // The session's long-lived sandboxed shell ends with its engine (a closed tab, a finished -p run).
   const closeEngine = built.close.bind(built);
   built.close = async () => {
