@@ -19,7 +19,7 @@ export const USAGE = `Usage:
   carapace -p PROMPT [--output-format text|json|stream-json] [--model M] [--fallback-model M]
            [--max-turns N] [--permission-mode MODE] [--allowedTools LIST] [--disallowedTools LIST]
            [--resume ID | --continue] [--append-system-prompt TEXT] [--token-budget N]
-           [--coordinator] [--verbose]
+           [--coordinator] [--verbose] [--mcp-config FILE|JSON]... [--strict-mcp-config]
                                    run one headless turn in this folder and print the result
   carapace usage [daily|monthly|session] [--since YYYY-MM-DD] [--until YYYY-MM-DD] [--json]
            [--project DIR] [--source carapace|claude-code|all]

@@ -23,6 +23,10 @@ export interface PrintOptions {
   coordinator: boolean;
   /** Stop before the next model call once this run has spent this much (USD). */
   maxBudgetUsd: number | null;
+  /** `--mcp-config`, repeatable: a file or JSON text each. */
+  mcpConfigs: string[];
+  /** `--strict-mcp-config`: only the servers of --mcp-config. */
+  strictMcpConfig: boolean;
 }
 
 /** The flags `-p` takes, in node's parseArgs terms; both spellings of the tool lists, as claude. */
@@ -44,6 +48,8 @@ const PRINT_OPTIONS = {
   'token-budget': { type: 'string' },
   coordinator: { type: 'boolean' },
   'max-budget-usd': { type: 'string' },
+  'mcp-config': { type: 'string', multiple: true },
+  'strict-mcp-config': { type: 'boolean' },
 } as const satisfies OptionSpecs;
 
 function positiveInt(flag: string, text: string): number {
@@ -75,6 +81,8 @@ export function parsePrintArgs(argv: readonly string[]): PrintOptions {
     tokenBudget: null,
     coordinator: false,
     maxBudgetUsd: null,
+    mcpConfigs: [],
+    strictMcpConfig: false,
   };
   const { tokens } = parseStrict(argv, PRINT_OPTIONS, { command: '-p', positionals: true });
   const positional: string[] = [];
@@ -87,6 +95,12 @@ export function parsePrintArgs(argv: readonly string[]): PrintOptions {
     switch (token.name) {
       case 'coordinator':
         o.coordinator = true;
+        break;
+      case 'mcp-config':
+        o.mcpConfigs.push(value);
+        break;
+      case 'strict-mcp-config':
+        o.strictMcpConfig = true;
         break;
       case 'verbose':
         o.verbose = true;

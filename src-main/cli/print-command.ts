@@ -30,6 +30,8 @@ import { resultObject, streamLine } from './print-output';
 import { HookRunner } from '../harness/hooks/dispatch';
 import { collectHooks } from '../harness/hooks/sources';
 import { sessionEndHook, sessionStartHook } from '../harness/hooks/wire';
+import { projectServerApproval } from '../harness/mcp/approval';
+import { createMcpManager } from '../harness/mcp/manager';
 import { prepareTurn } from '../harness/commands/prepare-turn';
 import { commandTurnModel } from '../harness/commands/turn-model';
 
@@ -208,8 +210,31 @@ export async function runPrint(o: PrintOptions, io: PrintIo): Promise<number> {
           },
         })
       : undefined;
+  // MCP servers: the project's .mcp.json (only those approved in the person's settings or trusted in
+  // the app: the project cannot approve its own), the user's ~/.claude.json, and --mcp-config. A
+  // coordinator has only its team tools, so it starts none.
+  const mcpApproval = projectServerApproval({
+    projectRoot,
+    carapaceHome: paths.home,
+    policyFile,
+    trust: locations.trust,
+    onProblem: (m) => io.stderr.write(`carapace: ${m}\n`),
+  });
+  const mcp = coordinator
+    ? undefined
+    : createMcpManager({
+        projectRoot,
+        homeDir: home,
+        env: io.env,
+        approveProjectServer: mcpApproval.approve,
+        disabledServer: (name, scope) => scope === 'project' && mcpApproval.disabled(name),
+        cliConfigs: o.mcpConfigs,
+        strict: o.strictMcpConfig,
+        onProblem: (m) => io.stderr.write(`carapace: ${m}\n`),
+      });
   const runtime = createRuntime({
     hooks,
+    mcp,
     budget,
     sessionId: session.id,
     projectRoot,
@@ -267,6 +292,8 @@ export async function runPrint(o: PrintOptions, io: PrintIo): Promise<number> {
     if (pick.model !== sessionModel) engine.setModel(pick.model);
   }
 
+  // Every server connects (or fails, or times out: MCP_TIMEOUT) before the first request.
+  await mcp?.start();
   const write = (obj: object) => io.stdout.write(`${JSON.stringify(obj)}\n`);
   if (o.outputFormat === 'stream-json') {
     write({
@@ -278,7 +305,14 @@ export async function runPrint(o: PrintOptions, io: PrintIo): Promise<number> {
       permissionMode: mode,
       tools: coordinator
         ? COORDINATOR_TOOLS
-        : [...builtinTools().map((t) => t.name), 'Agent'].filter((n) => !o.disallowedTools.includes(n)),
+        : [...builtinTools().map((t) => t.name), 'Agent', ...(mcp?.tools() ?? []).map((t) => t.name)].filter(
+            (n) => !o.disallowedTools.includes(n),
+          ),
+      // As Claude Code: each server with its status (pending while it still connects).
+      mcp_servers: (mcp?.list() ?? []).map((m) => ({
+        name: m.name,
+        status: m.state === 'connecting' ? 'pending' : m.state,
+      })),
     });
   }
 
@@ -353,6 +387,7 @@ export async function runPrint(o: PrintOptions, io: PrintIo): Promise<number> {
     await runtime.team?.close();
     await engine.close();
     await sandbox.close();
+    await mcp?.close();
     await demo.close();
     await telemetry?.shutdown();
   }

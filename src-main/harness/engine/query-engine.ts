@@ -64,6 +64,8 @@ export interface EngineOptions {
   permissionMode: PermissionMode;
   gate: PermissionGate;
   tools: readonly AnyTool[];
+  /** Tools that come and go during the session (MCP servers), after `tools`; read at every turn. */
+  extraTools?: (() => readonly AnyTool[]) | undefined;
   models: ModelRouter;
   /** Environment for commands the model runs, already without secrets. */
   toolEnv: NodeJS.ProcessEnv;
@@ -393,7 +395,7 @@ export class QueryEngine {
         // The last turn's prompt and the tools, so the summary reads the conversation from the cache.
         prefix: {
           systemPrompt: this.lastSystemPrompt ?? this.systemPromptWith(),
-          tools: this.options.gate.filterTools(this.options.tools),
+          tools: this.options.gate.filterTools(this.tools()),
           view: (m) => this.compaction.microcompact.view(m),
         },
         usageOf: (message, durationMs) => ({
@@ -602,7 +604,7 @@ export class QueryEngine {
         prompt,
         models: this.options.models,
         sessionModel: this.model,
-        toolsInUse: this.options.tools.map((t) => t.name),
+        toolsInUse: this.tools().map((t) => t.name),
         signal: abort.signal,
         tasks: this.tasks,
         onUsage: (report) => this.addSideUsage(report),
@@ -620,7 +622,7 @@ export class QueryEngine {
     const loop = queryLoop({
       messages: [...this.conversation.context],
       systemPrompt,
-      tools: this.options.tools,
+      tools: this.tools(),
       toolUseContext,
       gate: this.options.gate,
       models: this.options.models,
@@ -735,6 +737,12 @@ export class QueryEngine {
           onEvent,
         ),
     };
+  }
+
+  /** The tools of this turn: the fixed ones, then (same order every time, for the cache) the extra. */
+  private tools(): readonly AnyTool[] {
+    const extra = this.options.extraTools?.() ?? [];
+    return extra.length === 0 ? this.options.tools : [...this.options.tools, ...extra];
   }
 
   /** A side request of this agent (the memory selector, autoDream): the session pays for it. */

@@ -46,12 +46,8 @@ export interface McpManagerOptions {
   env: NodeJS.ProcessEnv;
   /** Project (.mcp.json) servers approved by the person: settings or (UI) workspace trust. */
   approveProjectServer: (name: string) => boolean;
-  /**
-   * Servers the person switched off (the UI's enable/disable: `disabledMcpjsonServers`, Carapace's
-   * `disabledMcpServers`): listed with state 'disabled', never started. Asked at start() and restart().
-   * Added by mcp-ui; absent means none is switched off.
-   */
-  isDisabled?: (name: string, scope: McpScope) => boolean;
+  /** Servers the person switched off (`disabledMcpjsonServers`, the UI): shown as `disabled`, not started. */
+  disabledServer?: (name: string, scope: McpScope) => boolean;
   /** --mcp-config values (files or JSON text) and --strict-mcp-config. */
   cliConfigs?: string[];
   strict?: boolean;

@@ -21,10 +21,10 @@ import {
 import { HookNoteQueue } from './hook-output-notes';
 import { HookVerdicts } from '../hooks/permission-verdicts';
 import { hooksOnlyHandler } from '../hooks/permission-request';
-import { sessionHookModel } from './hook-model';
 import { createSpawner } from './subagents';
 import { createWorkerFactory } from './teammates';
 import type { AgentRuntime, RuntimeSetup } from './types';
+import type { AnyTool } from '../tools/tool';
 
 export type { AgentRuntime, RuntimeSetup } from './types';
 
@@ -110,6 +110,17 @@ export function createRuntime(s: RuntimeSetup): AgentRuntime {
   const hookNotes = s.hooks && !s.agent ? new HookNoteQueue() : null;
   const stopNotes = hookNotes && s.hooks ? s.hooks.subscribe((r) => hookNotes.push(r)) : null;
   const tools = s.hooks ? withPostToolUseHooks(ownTools, s.hooks, hookContext) : ownTools;
+  // MCP tools are read at every turn (servers connect, fail, restart); wrapped again only when they change.
+  let mcpSeen: readonly AnyTool[] | null = null;
+  let mcpTools: readonly AnyTool[] = [];
+  const extraTools = (): readonly AnyTool[] => {
+    const now = s.mcp?.tools() ?? [];
+    if (now !== mcpSeen) {
+      mcpSeen = now;
+      mcpTools = s.hooks ? withPostToolUseHooks([...now], s.hooks, hookContext) : now;
+    }
+    return mcpTools;
+  };
   // PreToolUse hooks run before the permission rules (hooks/wire.ts), outermost, so the input a hook
   // gives is judged by everything after it (a read-only agent's restriction included).
   const ruleGate = s.restrictGate ? s.restrictGate(waitForSandbox(gate)) : waitForSandbox(gate);
@@ -135,6 +146,7 @@ export function createRuntime(s: RuntimeSetup): AgentRuntime {
     permissionMode: s.initialMode,
     gate: hookedGate,
     tools,
+    extraTools: s.mcp ? extraTools : undefined,
     models: s.models,
     toolEnv: s.toolEnv,
     maxRetries: s.maxRetries,
@@ -163,9 +175,6 @@ export function createRuntime(s: RuntimeSetup): AgentRuntime {
       : {}),
   });
   const built = engine;
-  // prompt and agent hooks ask the session's model; the main agent's runtime lends it.
-  if (s.hooks && !s.agent)
-    s.hooks.useModel(sessionHookModel({ setup: s, engine: built, sessionDir, create: createRuntime }));
   // The session's long-lived sandboxed shell ends with its engine (a closed tab, a finished -p run).
   const closeEngine = built.close.bind(built);
   built.close = async () => {

@@ -13,6 +13,7 @@ import type { ContentBlock } from '@shared/domain/messages';
 import type { TeamManager } from '../teams/team-manager';
 import type { CoordinatorSetup } from '../teams/types';
 import type { TeammateTeam } from '../tools/tool';
+import type { McpManager } from '../mcp/types';
 
 /** Who an agent is, when it is not a session's main agent. */
 export interface AgentIdentity {
@@ -95,6 +96,8 @@ export interface RuntimeSetup extends Pick<
    * UserPromptSubmit and Stop for its main agent only.
    */
   hooks?: HookRunner | undefined;
+  /** The session's MCP servers: their tools join the agent's at every turn, after its own. */
+  mcp?: McpManager | undefined;
 }
 
 export interface AgentRuntime {

@@ -1,0 +1,260 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { AnyTool } from '../tools/tool';
+import { loadServerConfigs, type ServerEntry } from './config';
+import { connectServer, DEFAULT_MCP_TIMEOUT_MS } from './connect';
+import { mcpTool, resourceTools, toolTimeoutMs } from './mcp-tools';
+import { MAX_TOOL_NAME, mcpToolName, normalizeServerName } from './names';
+import { mcpOutputLimit } from './result';
+import type { McpManager, McpManagerOptions, McpServerStatus, McpToolInfo } from './types';
+
+export type { McpManager, McpManagerOptions, McpServerStatus } from './types';
+
+/** How many of a server's stderr lines are kept for `logs`. */
+const LOG_LINES = 200;
+
+interface Server {
+  entry: ServerEntry;
+  /** The name in its tools' names (`mcp__<this>__…`). */
+  toolPrefix: string;
+  status: McpServerStatus;
+  client: Client | null;
+  tools: AnyTool[];
+  logs: string[];
+  /** Why it can never start as configured (a name clash); null when it can. */
+  blocked: string | null;
+  /** Bumped at every (re)connect, so a stale connection's late events change nothing. */
+  generation: number;
+}
+
+/** MCP_TIMEOUT (milliseconds), else Claude Code's default. */
+export function startTimeoutMs(env: NodeJS.ProcessEnv): number {
+  const set = Number(env['MCP_TIMEOUT']);
+  return Number.isInteger(set) && set > 0 ? set : DEFAULT_MCP_TIMEOUT_MS;
+}
+
+/**
+ * The session's MCP servers: reads their configurations, starts the approved and enabled ones in
+ * parallel (each within MCP_TIMEOUT; one failing or hanging never holds up the others or the session),
+ * and offers their tools as `mcp__<server>__<tool>`.
+ */
+export function createMcpManager(o: McpManagerOptions): McpManager {
+  const timeoutMs = o.timeoutMs ?? startTimeoutMs(o.env);
+  const outputLimit = mcpOutputLimit(o.env);
+  const callTimeout = toolTimeoutMs(o.env);
+  const listeners = new Set<() => void>();
+  const servers = new Map<string, Server>();
+  let closed = false;
+  /** Connections given up on, still closing (their processes ending). */
+  const closings = new Set<Promise<void>>();
+  let toolCache: AnyTool[] | null = null;
+  const resources = resourceTools({
+    outputLimit,
+    withResources: () =>
+      [...servers.values()].flatMap((s) =>
+        s.client && s.status.state === 'connected' && s.status.resources > 0
+          ? [{ name: s.entry.name, client: s.client }]
+          : [],
+      ),
+  });
+  const changed = () => {
+    toolCache = null;
+    for (const l of [...listeners]) {
+      try {
+        l();
+      } catch (error) {
+        o.onProblem?.(`MCP change listener failed: ${(error as Error).message}`);
+      }
+    }
+  };
+  const log = (s: Server, line: string) => {
+    s.logs.push(line);
+    if (s.logs.length > LOG_LINES) s.logs.splice(0, s.logs.length - LOG_LINES);
+  };
+
+  function load(): void {
+    const loaded = loadServerConfigs({
+      projectRoot: o.projectRoot,
+      homeDir: o.homeDir,
+      env: o.env,
+      ...(o.cliConfigs ? { cliConfigs: o.cliConfigs } : {}),
+      ...(o.strict !== undefined ? { strict: o.strict } : {}),
+    });
+    for (const p of loaded.problems) o.onProblem?.(p);
+    const prefixes = new Map<string, string>();
+    for (const entry of loaded.servers) {
+      const toolPrefix = normalizeServerName(entry.name);
+      const status: McpServerStatus = {
+        name: entry.name,
+        scope: entry.scope,
+        transport: entry.config.type,
+        state: 'connecting',
+        tools: [],
+        resources: 0,
+        ...(entry.configFile !== undefined ? { configFile: entry.configFile } : {}),
+      };
+      const clash = prefixes.get(toolPrefix);
+      if (toolPrefix === '') {
+        status.state = 'failed';
+        status.error = 'the name has no letters or digits to name its tools by';
+      } else if (clash !== undefined) {
+        status.state = 'failed';
+        status.error = `its tools would be named like those of "${clash}" (mcp__${toolPrefix}__…); rename one`;
+      } else if (o.disabledServer?.(entry.name, entry.scope) === true) status.state = 'disabled';
+      else if (entry.scope === 'project' && !o.approveProjectServer(entry.name))
+        status.state = 'needs-approval';
+      if (toolPrefix !== '' && clash === undefined) prefixes.set(toolPrefix, entry.name);
+      if (status.error) o.onProblem?.(`MCP server "${entry.name}": ${status.error}`);
+      servers.set(entry.name, {
+        entry,
+        toolPrefix,
+        status,
+        blocked: status.error ?? null,
+        client: null,
+        tools: [],
+        logs: [],
+        generation: 0,
+      });
+    }
+  }
+
+  async function connect(s: Server): Promise<void> {
+    const generation = ++s.generation;
+    s.status = { ...s.status, state: 'connecting', tools: [], resources: 0 };
+    delete s.status.error;
+    s.tools = [];
+    changed();
+    try {
+      const c = await connectServer(s.entry, {
+        projectRoot: o.projectRoot,
+        timeoutMs,
+        log: (line) => log(s, line),
+        onClosing: (closing) => {
+          closings.add(closing);
+          void closing.finally(() => closings.delete(closing));
+        },
+        onClosed: () => {
+          if (s.generation !== generation || closed) return;
+          s.client = null;
+          s.tools = [];
+          s.status = {
+            ...s.status,
+            state: 'failed',
+            error: 'the connection closed',
+            tools: [],
+            resources: 0,
+          };
+          log(s, 'connection closed');
+          o.onProblem?.(`MCP server "${s.entry.name}": the connection closed`);
+          changed();
+        },
+      });
+      if (s.generation !== generation || closed) {
+        await c.client.close().catch(() => undefined);
+        return;
+      }
+      const infos: McpToolInfo[] = [];
+      const tools: AnyTool[] = [];
+      const taken = new Set<string>();
+      for (const t of c.tools) {
+        const fullName = mcpToolName(s.toolPrefix, t.name);
+        if (fullName.length > MAX_TOOL_NAME || taken.has(fullName)) {
+          const why = taken.has(fullName)
+            ? 'another of its tools has that name'
+            : `over ${MAX_TOOL_NAME} characters`;
+          log(s, `tool "${t.name}" left out: ${fullName} is ${why}`);
+          o.onProblem?.(`MCP server "${s.entry.name}": tool "${t.name}" left out (${fullName} is ${why})`);
+          continue;
+        }
+        taken.add(fullName);
+        infos.push({ name: t.name, fullName, description: t.description ?? '' });
+        tools.push(
+          mcpTool({
+            fullName,
+            serverName: s.entry.name,
+            tool: t,
+            client: c.client,
+            outputLimit,
+            timeoutMs: callTimeout,
+          }),
+        );
+      }
+      s.client = c.client;
+      s.tools = tools;
+      s.status = {
+        ...s.status,
+        transport: c.transport,
+        state: 'connected',
+        tools: infos,
+        resources: c.resources.length,
+      };
+    } catch (error) {
+      if (s.generation !== generation) return;
+      const message = (error as Error).message;
+      log(s, `failed: ${message}`);
+      s.status = { ...s.status, state: 'failed', error: message, tools: [], resources: 0 };
+      o.onProblem?.(`MCP server "${s.entry.name}" failed to start: ${message}`);
+    }
+    changed();
+  }
+
+  async function disconnect(s: Server): Promise<void> {
+    s.generation++;
+    const client = s.client;
+    s.client = null;
+    s.tools = [];
+    await client?.close().catch(() => undefined);
+  }
+
+  let started: Promise<void> | null = null;
+  return {
+    start() {
+      started ??= (async () => {
+        try {
+          load();
+        } catch (error) {
+          o.onProblem?.(`MCP servers could not be loaded: ${(error as Error).message}`);
+          return;
+        }
+        changed();
+        await Promise.all([...servers.values()].filter((s) => s.status.state === 'connecting').map(connect));
+      })();
+      return started;
+    },
+    list: () => [...servers.values()].map((s) => ({ ...s.status, tools: [...s.status.tools] })),
+    tools() {
+      toolCache ??= [
+        ...[...servers.values()].flatMap((s) => (s.status.state === 'connected' ? s.tools : [])),
+        ...([...servers.values()].some((s) => s.status.state === 'connected' && s.status.resources > 0)
+          ? resources
+          : []),
+      ];
+      return toolCache;
+    },
+    async restart(name) {
+      const s = servers.get(name);
+      if (!s) throw new Error(`No MCP server named "${name}".`);
+      await disconnect(s);
+      // Approval and enabling are read again: the person may have just changed them.
+      if (o.disabledServer?.(name, s.entry.scope) === true)
+        s.status = { ...s.status, state: 'disabled', tools: [], resources: 0 };
+      else if (s.entry.scope === 'project' && !o.approveProjectServer(name))
+        s.status = { ...s.status, state: 'needs-approval', tools: [], resources: 0 };
+      else if (s.blocked === null) await connect(s);
+      changed();
+      return { ...s.status };
+    },
+    logs: (name) => [...(servers.get(name)?.logs ?? [])],
+    onDidChange(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    async close() {
+      closed = true;
+      await Promise.all([...servers.values()].map(disconnect));
+      // Connections still being made end themselves once they see the session closed.
+      await started;
+      await Promise.all([...closings]);
+      listeners.clear();
+    },
+  };
+}
