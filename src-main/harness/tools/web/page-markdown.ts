@@ -1,5 +1,6 @@
 import TurndownService from 'turndown';
 import type { FetchedPage } from './fetch-page';
+import { MAX_HTML_CHARS, prepareHtml } from './html-prepare';
 
 /** What the small model gets of a page at most; a longer page is cut here, with a note saying so. */
 export const MAX_MARKDOWN_CHARS = 100_000;
@@ -32,7 +33,15 @@ export function pageMarkdown(page: FetchedPage): { markdown: string; notes: stri
     notes.push(
       `The page is larger than ${Math.round(page.bytes / (1024 * 1024))} MB; only its beginning was read.`,
     );
-  let markdown = isHtml(page) ? converter().turndown(page.text) : page.text;
+  let markdown = page.text;
+  if (isHtml(page)) {
+    const prepared = prepareHtml(page.text);
+    if (prepared.cut)
+      notes.push(
+        `The page's markup was cut at ${MAX_HTML_CHARS / 1024} KB before it was turned into Markdown.`,
+      );
+    markdown = converter().turndown(prepared.html);
+  }
   if (markdown.length > MAX_MARKDOWN_CHARS) {
     notes.push(
       `The content was cut at ${MAX_MARKDOWN_CHARS.toLocaleString('en-US')} of its ${markdown.length.toLocaleString('en-US')} characters.`,
