@@ -100,7 +100,7 @@ describe('a hook run in the transcript', () => {
     render(<Transcript sessionId="s" />);
     const blocked = (await screen.findByText(/guard\.sh — blocked/)).closest('.notice')!;
     expect(blocked.classList.contains('hook-blocked')).toBe(true);
-    expect(blocked.querySelector('.hook-verdict')?.textContent).toBe('⛔ Blocked');
+    expect(blocked.querySelector('.hook-verdict')?.textContent).toBe('✕ Blocked');
     const failed = screen.getByText(/notify\.sh — exited with 1/).closest('.notice')!;
     expect(failed.classList.contains('hook-failed')).toBe(true);
     expect(failed.querySelector('.hook-verdict')?.textContent).toBe('⚠ Failed');

@@ -13,7 +13,7 @@ export function hookVerdict(
 ): { tone: 'ok' | 'blocked' | 'failed'; icon: string; word: string } | null {
   switch (h.outcome) {
     case 'block':
-      return { tone: 'blocked', icon: '⛔', word: 'Blocked' };
+      return { tone: 'blocked', icon: '✕', word: 'Blocked' };
     case 'error':
       return { tone: 'failed', icon: '⚠', word: 'Failed' };
     case 'timeout':
@@ -28,8 +28,11 @@ export function hookVerdict(
 function Stream({ name, text }: { name: string; text: string }) {
   return (
     <div className="hook-stream">
-      <div className="hook-stream-name">{name}</div>
-      {text === '' ? <div className="muted">(empty)</div> : <pre>{text}</pre>}
+      <div className="hook-stream-name">
+        {name}
+        {text === '' ? <span className="muted"> (empty)</span> : null}
+      </div>
+      {text === '' ? null : <pre>{text}</pre>}
     </div>
   );
 }
