@@ -50,6 +50,8 @@ export const createPermissionsSlice: StateCreator<PermissionsSlice> = (set) => (
 export function ruleFromEntry(entry: PermissionLogEntry, projectRoot: string): string {
   if (entry.addedRule) return entry.addedRule;
   if (entry.toolName === 'Bash') return entry.suggestions?.[0] ?? '';
+  // A fetch approves its domain, never WebFetch as a whole (every site).
+  if (entry.toolName === 'WebFetch') return entry.suggestions?.[0] ?? webFetchRule(entry.summary);
   const rel = entry.summary.startsWith(`${projectRoot}/`)
     ? `./${entry.summary.slice(projectRoot.length + 1)}`
     : entry.summary;
@@ -60,4 +62,13 @@ export function ruleFromEntry(entry: PermissionLogEntry, projectRoot: string): s
         ? 'Read'
         : entry.toolName;
   return family === entry.toolName && !['Edit', 'Read'].includes(family) ? family : `${family}(${rel})`;
+}
+
+function webFetchRule(url: string): string {
+  try {
+    const host = new URL(url).hostname.toLowerCase();
+    return host ? `WebFetch(domain:${host})` : '';
+  } catch {
+    return '';
+  }
 }
