@@ -7,6 +7,7 @@ import { DefaultModelRouter } from './harness/model/router';
 import { SettingsService } from './harness/settings/settings-service';
 import { builtinTools } from './harness/tools/registry';
 import { createAgentCatalog } from './harness/agents/catalog';
+import { createSkillCatalog } from './harness/skills/catalog';
 import { SandboxService } from './harness/bash/sandbox';
 import { TrustStore, trustFile } from './harness/permissions/trust';
 import { sanitizeEnv } from './platform/env';
@@ -124,6 +125,8 @@ export function createCarapace(options: CarapaceOptions): Carapace {
     sandbox,
     agentCatalog: (projectRoot, report) =>
       createAgentCatalog({ projectRoot, home: homedir(), carapaceHome: paths.home, onProblems: report }),
+    skillCatalog: (projectRoot, report) =>
+      createSkillCatalog({ projectRoot, home: homedir(), carapaceHome: paths.home, onProblems: report }),
   });
   // The terminal panel is the user's own shell: their environment, unsanitised, outside the sandbox.
   const terminals = new TerminalManager(hub, { env: options.env });

@@ -14,6 +14,7 @@ import { readTranscript } from '../harness/session/transcript-file';
 import { SettingsService } from '../harness/settings/settings-service';
 import { builtinTools } from '../harness/tools/registry';
 import { createAgentCatalog } from '../harness/agents/catalog';
+import { createSkillCatalog } from '../harness/skills/catalog';
 import { SandboxService } from '../harness/bash/sandbox';
 import { sanitizeEnv } from '../platform/env';
 import { carapaceHome, dataPaths, managedSettingsFile, projectSlug } from '../platform/paths';
@@ -262,6 +263,15 @@ export async function runPrint(o: PrintOptions, io: PrintIo): Promise<number> {
         for (const p of problems) io.stderr.write(`carapace: agent file ${p.file}: ${p.message}\n`);
       },
     }),
+    skills: createSkillCatalog({
+      projectRoot,
+      home,
+      carapaceHome: paths.home,
+      // A broken skill is reported and skipped; the run goes on.
+      onProblems: (problems) => {
+        for (const p of problems) io.stderr.write(`carapace: skill ${p.file}: ${p.message}\n`);
+      },
+    }),
     // The run waits for its workers: the process would otherwise end under them.
     coordinator: coordinator ? { waitForTeam: true } : undefined,
     // The process ends with the run: a consolidation started now would be killed at exit.
@@ -305,9 +315,12 @@ export async function runPrint(o: PrintOptions, io: PrintIo): Promise<number> {
       permissionMode: mode,
       tools: coordinator
         ? COORDINATOR_TOOLS
-        : [...builtinTools().map((t) => t.name), 'Agent', ...(mcp?.tools() ?? []).map((t) => t.name)].filter(
-            (n) => !o.disallowedTools.includes(n),
-          ),
+        : [
+            ...builtinTools().map((t) => t.name),
+            'Agent',
+            'Skill',
+            ...(mcp?.tools() ?? []).map((t) => t.name),
+          ].filter((n) => !o.disallowedTools.includes(n)),
       // As Claude Code: each server with its status (pending while it still connects).
       mcp_servers: (mcp?.list() ?? []).map((m) => ({
         name: m.name,

@@ -26,6 +26,7 @@ import { SessionIndex } from './session-index';
 import { createRuntime } from '../harness/runtime/create-runtime';
 import type { AgentCatalog } from '../harness/runtime/types';
 import type { AgentFileProblem } from '../harness/agents/definition';
+import type { SkillCatalog, SkillProblem } from '../harness/skills/definition';
 import type { AgentSummary } from '@shared/domain/agents';
 import { defaultTitle, metaFromLines, type SessionMeta } from './session-meta';
 import { SessionTeams } from './session-teams';
@@ -57,6 +58,9 @@ export interface SessionManagerDeps {
   sandbox: SandboxService | null;
   /** The agent types a project's sessions may start (built-ins and agent files). */
   agentCatalog(projectRoot: string, report: (problems: AgentFileProblem[]) => void): AgentCatalog;
+  /** The skills a project's sessions are offered through the Skill tool; none without it. */
+  skillCatalog?:
+    ((projectRoot: string, report: (problems: SkillProblem[]) => void) => SkillCatalog) | undefined;
   /** Idle sessions kept in memory (session-cache.ts); more are read back from disk when used. */
   hydratedBound?: number | undefined;
 }
@@ -506,6 +510,10 @@ export class SessionManager {
         // A broken agent file is shown to the person and skipped; the others still load.
         for (const p of problems)
           session?.notify('warning', `Agent file ${p.file}: ${p.message}`, 'agent_file');
+      }),
+      skills: this.deps.skillCatalog?.(projectPath, (problems) => {
+        // A broken skill is shown to the person and skipped; the others are still offered.
+        for (const p of problems) session?.notify('warning', `Skill ${p.file}: ${p.message}`, 'skill_file');
       }),
       agentStops,
       onAgentEvent: (e) => session?.onEvent(e),

@@ -21,6 +21,8 @@ import {
 import { HookNoteQueue } from './hook-output-notes';
 import { HookVerdicts } from '../hooks/permission-verdicts';
 import { hooksOnlyHandler } from '../hooks/permission-request';
+import { SkillGrants } from '../skills/grants';
+import { skillTool } from '../skills/skill-tool';
 import { createSpawner } from './subagents';
 import { createWorkerFactory } from './teammates';
 import type { AgentRuntime, RuntimeSetup } from './types';
@@ -51,7 +53,10 @@ export function createRuntime(s: RuntimeSetup): AgentRuntime {
   const sandbox = s.sandbox;
   // A PreToolUse hook's allow/ask revises the rules' decision for its call (hooks/permission-verdicts.ts).
   const verdicts = s.hooks ? new HookVerdicts(s.locations.home) : undefined;
+  // A running skill's allowed-tools: session allow rules until the turn ends (skills/grants.ts).
+  const skillGrants = new SkillGrants(s.projectRoot);
   const gate = createSessionGate({
+    sessionRules: () => skillGrants.rules(),
     sessionId: s.sessionId,
     locations: s.locations,
     mode: s.mode,
@@ -103,7 +108,20 @@ export function createRuntime(s: RuntimeSetup): AgentRuntime {
       : undefined;
   const ownTools = team
     ? coordinatorTools(() => team.coordinator().agentTypes())
-    : [...s.tools.filter((t) => t.name !== 'Agent'), ...(spawner ? [agentTool(spawner)] : [])];
+    : [
+        ...s.tools.filter((t) => t.name !== 'Agent' && t.name !== 'Skill'),
+        ...(spawner ? [agentTool(spawner)] : []),
+        ...(s.skills
+          ? [
+              skillTool({
+                catalog: s.skills,
+                grants: skillGrants,
+                projectRoot: s.projectRoot,
+                trust: s.locations.trust,
+              }),
+            ]
+          : []),
+      ];
   // A PreToolUse hook's additionalContext waits here for the call's result.
   const hookContext = new PendingToolContext();
   // The session's main agent shows every hook run of the session as a note in its transcript.
@@ -203,6 +221,8 @@ export function createRuntime(s: RuntimeSetup): AgentRuntime {
     } finally {
       // Closed early by the consumer: the engine stops the turn and saves what it had.
       await turn.return(undefined as never);
+      // A skill pre-approves its tools while it runs, which ends with the turn.
+      skillGrants.clear();
     }
   }
   return {

@@ -2,6 +2,7 @@ import type { PermissionMode } from '@shared/domain/permissions';
 import type { SandboxService } from '../bash/sandbox';
 import type { BudgetGate } from '../cost/budget/session-budget';
 import type { AgentCatalog } from '../agents/definition';
+import type { SkillCatalog } from '../skills/definition';
 import type { QueryEngine, EngineOptions, TurnResult } from '../engine/query-engine';
 import type { AgentEvent } from '../events/agent-event';
 import type { EngineGate, PermissionLogEntry } from '../permissions/engine-gate';
@@ -68,6 +69,8 @@ export interface RuntimeSetup extends Pick<
   restrictGate?: ((gate: PermissionGate) => PermissionGate) | undefined;
   /** The agent types it may start; without a catalogue it has no Agent tool. */
   agents?: AgentCatalog | undefined;
+  /** The skills it is offered through the Skill tool; without a catalogue it has no Skill tool. */
+  skills?: SkillCatalog | undefined;
   /** The session's running agents by id, so one can be stopped alone (shared by the whole tree). */
   agentStops?: Map<string, AbortController> | undefined;
   /** How many agents above this one (0 for a session's main agent); bounds delegation. */
