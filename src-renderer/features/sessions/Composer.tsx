@@ -4,6 +4,8 @@ import { requestNotificationPermission } from '../notifications/notify';
 import { sendMessage, stopSession } from '../../ipc/actions';
 import { useStore } from '../../stores/store';
 import { setDraft, useDrafts } from './drafts';
+import { useSlashCommands } from '../commands/useSlashCommands';
+import { ArchiveDialog } from './ArchiveDialog';
 
 /**
  * The message box: Enter sends, Shift+Enter is a new line (Esc stops a running reply: a window-wide
@@ -25,11 +27,19 @@ export function Composer({ sessionId }: { sessionId: string }) {
     }
     useStore.getState().requestComposerFocus(null);
   }, [takeFocus]);
+  // `/` commands: the autocomplete over the box, and the built-ins run here instead of being sent.
+  const slash = useSlashCommands({
+    sessionId,
+    draft,
+    setDraft: (text) => setDraft(sessionId, text),
+    ResumePanel: ArchiveDialog,
+  });
 
   const send = async () => {
     const text = draft.trim();
     if (text === '' || working) return;
     requestNotificationPermission();
+    if (await slash.run(text)) return;
     setDraft(sessionId, '');
     // Put the text back if the main process refused it, so nothing typed is lost.
     if (!(await sendMessage(sessionId, text))) setDraft(sessionId, draft);
@@ -43,8 +53,10 @@ export function Composer({ sessionId }: { sessionId: string }) {
         void send();
       }}
     >
+      {slash.popup}
       <textarea
         ref={box}
+        {...slash.inputProps}
         aria-label="Message"
         placeholder={
           working ? 'Working… (Esc to stop)' : 'Message (Enter to send, Shift+Enter for a new line)'
@@ -53,6 +65,7 @@ export function Composer({ sessionId }: { sessionId: string }) {
         rows={3}
         onChange={(e) => setDraft(sessionId, e.target.value)}
         onKeyDown={(e) => {
+          if (slash.onKeyDown(e)) return;
           if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
             e.preventDefault();
             void send();

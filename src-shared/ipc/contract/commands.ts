@@ -16,14 +16,11 @@ export const BuiltinCommandInfo = z.strictObject({
 });
 export type BuiltinCommandInfo = z.infer<typeof BuiltinCommandInfo>;
 
-/** The built-ins whose features exist; `/rewind` is left out until rewind does. */
+/**
+ * The built-ins whose features exist in the app. `/rewind` is left out until rewind exists, `/agents`
+ * until there is a window to manage agent files in.
+ */
 export const BUILTIN_COMMANDS: readonly BuiltinCommandInfo[] = [
-  {
-    name: 'agents',
-    description: 'Sub-agents: built-in and custom agent types',
-    argumentHint: null,
-    printMode: false,
-  },
   {
     name: 'clear',
     description: 'Start a new conversation (a new session)',
