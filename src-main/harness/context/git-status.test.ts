@@ -133,6 +133,22 @@ describe('a hostile repository cannot make the snapshot run anything', () => {
     expect(existsSync(marker)).toBe(false);
   });
 
+  it('a `git` the repository ships is not the one run, even with `.` and an empty entry in PATH', async () => {
+    const d = repo();
+    const outside = tempDir();
+    const marker = path.join(outside, 'fake-git-ran');
+    writeFileSync(path.join(d, 'git'), `#!/bin/sh\ntouch '${marker}'\n`);
+    chmodSync(path.join(d, 'git'), 0o755);
+    const saved = process.env['PATH'];
+    process.env['PATH'] = `.${path.delimiter}${path.delimiter}${saved ?? ''}`;
+    try {
+      expect((await takeGitSnapshot(d))?.branch).toBe('main');
+    } finally {
+      process.env['PATH'] = saved;
+    }
+    expect(existsSync(marker)).toBe(false);
+  });
+
   it('GIT_DIR in the app environment does not redirect it', async () => {
     const d = repo('mine');
     const other = repo('elsewhere');

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { devNull } from 'node:os';
+import path from 'node:path';
 
 /**
  * The git part of the system prompt's environment: the branch and `git status --short`, taken once
@@ -49,12 +50,18 @@ function gitEnv(): NodeJS.ProcessEnv {
     SSH_ASKPASS: '',
     LC_ALL: 'C',
   };
-  // PATH to find git; HOME for the person's own ~/.gitconfig (theirs, not the repository's). No
-  // GIT_DIR, GIT_WORK_TREE, GIT_CONFIG_* or GIT_EXEC_PATH from the app's environment.
-  for (const key of ['PATH', 'HOME', 'SystemRoot', 'USERPROFILE']) {
+  // HOME for the person's own ~/.gitconfig (theirs, not the repository's). No GIT_DIR,
+  // GIT_WORK_TREE, GIT_CONFIG_* or GIT_EXEC_PATH from the app's environment.
+  for (const key of ['HOME', 'SystemRoot', 'USERPROFILE']) {
     const value = process.env[key];
     if (value !== undefined) env[key] = value;
   }
+  // PATH to find git, absolute folders only: git runs in the project, where a relative entry (`.`,
+  // an empty one) would find a `git` the repository ships.
+  env['PATH'] = (process.env['PATH'] ?? '')
+    .split(path.delimiter)
+    .filter((dir) => path.isAbsolute(dir))
+    .join(path.delimiter);
   return env;
 }
 
