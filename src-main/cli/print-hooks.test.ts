@@ -686,4 +686,66 @@ describe('carapace -p with hooks', () => {
     const main = api.requests.filter((r) => !verifierRequests.includes(r));
     expect(resultText(toolResults(main[1]?.body as never)[0])).toContain('CHANGELOG.md is missing');
   });
+  it('SubagentStart gives the sub-agent context; SubagentStop (matched on its type) keeps it going once with its reason', async () => {
+    const start = JSON.stringify({
+      hookSpecificOutput: { hookEventName: 'SubagentStart', additionalContext: 'The password is swordfish.' },
+    });
+    // Blocks the first stop only (it leaves a marker), as a real "check once more" hook would.
+    const stop =
+      'cat >> "$CLAUDE_PROJECT_DIR/stop.jsonl"; echo >> "$CLAUDE_PROJECT_DIR/stop.jsonl"; ' +
+      'if [ ! -e "$CLAUDE_PROJECT_DIR/once" ]; then touch "$CLAUDE_PROJECT_DIR/once"; echo "run the tests first" >&2; exit 2; fi';
+    const { api, run, file } = await setup(
+      {
+        SubagentStart: [
+          {
+            matcher: 'general-purpose',
+            hooks: [command(`cat > "$CLAUDE_PROJECT_DIR/start.json"; echo '${start}'`)],
+          },
+        ],
+        SubagentStop: [
+          { matcher: 'Explore', hooks: [command('echo never >> "$CLAUDE_PROJECT_DIR/wrong-type"')] },
+          { matcher: 'general-purpose', hooks: [command(stop)] },
+        ],
+      },
+      [
+        {
+          reply: {
+            content: [
+              toolUse(
+                'Agent',
+                { prompt: 'Look around.', description: 'look', subagent_type: 'general-purpose' },
+                'toolu_a',
+              ),
+            ],
+          },
+        },
+        { reply: { content: [text('Sub-agent: first answer.')] } },
+        { reply: { content: [text('Sub-agent: tests run, second answer.')] } },
+      ],
+    );
+    await run(['-p', 'delegate']);
+    const startInput = JSON.parse(readFileSync(file('start.json'), 'utf8')) as Record<string, unknown>;
+    expect(startInput).toMatchObject({ hook_event_name: 'SubagentStart', agent_type: 'general-purpose' });
+    expect(String(startInput['agent_id'])).toMatch(/^agent-/);
+    // The sub-agent's first request carries the context with its prompt.
+    expect(JSON.stringify(api.requests[1]?.body)).toContain('The password is swordfish.');
+    const stops = readFileSync(file('stop.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(stops).toHaveLength(2);
+    expect(stops[0]).toMatchObject({
+      hook_event_name: 'SubagentStop',
+      agent_type: 'general-purpose',
+      agent_id: startInput['agent_id'],
+      stop_hook_active: false,
+      last_assistant_message: 'Sub-agent: first answer.',
+    });
+    expect(String(stops[0]?.['agent_transcript_path'])).toMatch(/subagents\/agent-.*\.jsonl$/);
+    expect(stops[1]).toMatchObject({ stop_hook_active: true });
+    // The block's reason reached the sub-agent, and its final answer is the second one.
+    expect(JSON.stringify(api.requests[2]?.body)).toContain('run the tests first');
+    expect(JSON.stringify(api.requests[3]?.body)).toContain('second answer');
+    expect(existsSync(file('wrong-type'))).toBe(false);
+  });
 });

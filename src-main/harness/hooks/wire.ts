@@ -200,16 +200,68 @@ function stopHookActive(messages: readonly MessageItem[]): boolean {
  * caps these at 8 in a row).
  */
 export function stopHook(runner: HookRunner): (messages: readonly MessageItem[]) => Promise<string | null> {
+  return endHook(runner, 'Stop', {}, {});
+}
+
+/** Who a sub-agent is, for its SubagentStart and SubagentStop hooks. */
+export interface SubagentHookInfo {
+  agentId: string;
+  agentType: string;
+  /** Its own transcript. */
+  transcriptPath: string;
+}
+
+/**
+ * SubagentStop (matched on the agent type): the Stop fields plus the agent's id, type and transcript;
+ * a block keeps the sub-agent going with its reason, as Stop does for the main agent.
+ */
+export function subagentStopHook(
+  runner: HookRunner,
+  agent: SubagentHookInfo,
+): (messages: readonly MessageItem[]) => Promise<string | null> {
+  return endHook(
+    runner,
+    'SubagentStop',
+    { matchValue: agent.agentType },
+    { agent_id: agent.agentId, agent_type: agent.agentType, agent_transcript_path: agent.transcriptPath },
+  );
+}
+
+function endHook(
+  runner: HookRunner,
+  event: 'Stop' | 'SubagentStop',
+  target: { matchValue?: string },
+  fields: Record<string, unknown>,
+): (messages: readonly MessageItem[]) => Promise<string | null> {
   return async (messages) => {
-    if (!runner.has('Stop')) return null;
-    const out = await runner.run(
-      'Stop',
-      {},
-      { stop_hook_active: stopHookActive(messages), last_assistant_message: lastAssistantText(messages) },
-    );
+    if (!runner.has(event)) return null;
+    const out = await runner.run(event, target, {
+      stop_hook_active: stopHookActive(messages),
+      last_assistant_message: lastAssistantText(messages),
+      ...fields,
+    });
     // `continue: false` wins over a block: the turn ends.
     return out.stop ? null : out.blocked;
   };
+}
+
+/**
+ * SubagentStart (matched on the agent type), before the sub-agent's first request: its context
+ * (additionalContext) is given to the sub-agent with its prompt. It cannot block.
+ */
+export async function subagentStartHook(
+  runner: HookRunner,
+  agent: Omit<SubagentHookInfo, 'transcriptPath'>,
+  signal?: AbortSignal,
+): Promise<string | null> {
+  if (!runner.has('SubagentStart')) return null;
+  const out = await runner.run(
+    'SubagentStart',
+    { matchValue: agent.agentType },
+    { agent_id: agent.agentId, agent_type: agent.agentType },
+    signal,
+  );
+  return out.context.length > 0 ? hookContext('SubagentStart', out.context) : null;
 }
 
 export interface PromptHookAnswer {

@@ -15,6 +15,7 @@ import {
   PendingToolContext,
   promptHook,
   stopHook,
+  subagentStopHook,
   withPostToolUseHooks,
   withPreToolUseHooks,
 } from '../hooks/wire';
@@ -190,6 +191,16 @@ export function createRuntime(s: RuntimeSetup): AgentRuntime {
     // A session's prompts and its turn's end: its main agent's hooks only.
     ...(s.hooks && !s.agent
       ? { onStop: stopHook(s.hooks), onPromptSubmit: promptHook(s.hooks), hookNotes: hookNotes ?? undefined }
+      : {}),
+    // A sub-agent's end: SubagentStop (teammates and agent-hook verifiers are no sub-agents here).
+    ...(s.hooks && s.agent && s.agent.toolUseId !== null
+      ? {
+          onStop: subagentStopHook(s.hooks, {
+            agentId,
+            agentType: s.agent.agentType,
+            transcriptPath: s.transcriptFile,
+          }),
+        }
       : {}),
   });
   const built = engine;

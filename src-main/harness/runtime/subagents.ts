@@ -8,6 +8,7 @@ import { readOnlyGate } from '../agents/read-only-gate';
 import { parseVerdict } from '../agents/verdict';
 import type { AgentEvent, AgentInfo } from '../events/agent-event';
 import type { PermissionHandler } from '../permissions/handlers';
+import { subagentStartHook } from '../hooks/wire';
 import type { AgentSpawner, AnyTool, SpawnRequest, SpawnResult } from '../tools/tool';
 import type { AgentRuntime, RuntimeSetup } from './types';
 
@@ -173,7 +174,13 @@ export function createSpawner(o: SpawnerSetup): AgentSpawner {
       else signal.addEventListener('abort', onParentAbort, { once: true });
       o.parent.agentStops?.set(agentId, own);
       try {
-        const turn = child.run(request.prompt, { signal: own.signal });
+        // SubagentStart hooks: their context goes to the sub-agent with its prompt.
+        const startContext = o.parent.hooks
+          ? await subagentStartHook(o.parent.hooks, { agentId, agentType: def.name }, own.signal)
+          : null;
+        const turn = child.run(startContext ? `${request.prompt}\n\n${startContext}` : request.prompt, {
+          signal: own.signal,
+        });
         let result;
         for (;;) {
           const next = await turn.next();
