@@ -35,6 +35,7 @@ import { projectServerApproval } from '../harness/mcp/approval';
 import { createMcpManager } from '../harness/mcp/manager';
 import { prepareTurn } from '../harness/commands/prepare-turn';
 import { commandTurnModel } from '../harness/commands/turn-model';
+import { commandGrants } from '../harness/commands/grants';
 
 const COORDINATOR_TOOLS = ['TeamCreate', 'TeamDelete', 'SendMessage', 'SyntheticOutput'];
 
@@ -108,6 +109,13 @@ export async function runPrint(o: PrintOptions, io: PrintIo): Promise<number> {
     io.stderr.write(`carapace: ${slash.message}\n`);
     return 1;
   }
+  const grants = slash.command
+    ? commandGrants(slash.command, projectRoot, new TrustStore(trustFile(paths.home)))
+    : { granted: [], refused: [] };
+  if (slash.command && grants.refused.length > 0)
+    io.stderr.write(
+      `carapace: /${slash.command.name}: not pre-approved (this project's command asks for them, and the folder's trust does not cover them; they are decided as usual): ${grants.refused.join(', ')}\n`,
+    );
   const dir = paths.projectDir(projectSlug(projectRoot));
   mkdirSync(dir, { recursive: true });
   const session = pickSession(o, dir);
@@ -142,8 +150,8 @@ export async function runPrint(o: PrintOptions, io: PrintIo): Promise<number> {
     // Trust is only read here: print mode never asks, it honours what the person decided in the app.
     trust: new TrustStore(trustFile(paths.home)),
     cli: {
-      // A command's `allowed-tools` are allowed for its run, as the person invoked it (deny rules still win).
-      allowedTools: [...o.allowedTools, ...(slash.command?.allowedTools ?? [])],
+      // A command's `allowed-tools` are allowed for its run (a project's only as far as trusted; deny rules still win).
+      allowedTools: [...o.allowedTools, ...grants.granted],
       disallowedTools: o.disallowedTools,
       permissionMode: o.permissionMode,
     },

@@ -6,6 +6,7 @@ import { startScriptedApi } from '../devtools/scripted-api/server';
 import type { ScenarioInput } from '../devtools/scripted-api/scenario';
 import { text, toolUse } from '../test-support/engine';
 import { tempDir } from '../test-support/temp';
+import { TrustStore, trustFile, trustKey } from '../harness/permissions/trust';
 import { parsePrintArgs } from './print-args';
 import { runPrint } from './print-command';
 
@@ -54,7 +55,13 @@ async function setup(files: Record<string, string>, steps: StepInput[] = []) {
   /** The recorded request that carries the person's turn (not a memory pick or other side call). */
   const turnRequest = (needle: string) =>
     api.requests.find((r) => JSON.stringify(r.body.messages).includes(needle));
-  return { api, root, project, run, turnRequest };
+  /** The person accepts these rules for the folder (what the app's trust prompt records). */
+  const trust = (rules: string[]) =>
+    new TrustStore(trustFile(env.CARAPACE_HOME)).accept(
+      project,
+      rules.map((r) => trustKey.allow(r)),
+    );
+  return { api, root, project, run, turnRequest, trust };
 }
 
 const FIX_ISSUE = [
@@ -112,7 +119,7 @@ describe('carapace -p with custom slash commands', () => {
     expect(turnRequest('Plain look at README.md')?.body.model).toBe('claude-sonnet-4-5');
   });
 
-  it('allowed-tools pre-approves for the turn; without it the same call is refused in -p', async () => {
+  it('allowed-tools pre-approves for the turn: a user command at once, a project command as far as trusted', async () => {
     const steps: StepInput[] = [
       { reply: { content: [toolUse('Write', { file_path: 'notes.txt', content: 'hello' })] } },
     ];
@@ -122,14 +129,28 @@ describe('carapace -p with custom slash commands', () => {
     expect(refused.result?.['permission_denials']).toHaveLength(1);
     expect(existsSync(path.join(denied.project, 'notes.txt'))).toBe(false);
 
-    const allowed = await setup(
-      { '.claude/commands/note.md': '---\nallowed-tools: Write, Read\n---\nWrite a note.' },
-      steps,
-    );
-    const ran = await allowed.run('/note');
+    const withTools = '---\nallowed-tools: Write, Read\n---\nWrite a note.';
+    const mine = await setup({ '~/.claude/commands/note.md': withTools }, steps);
+    const ran = await mine.run('/note');
     expect(ran.code).toBe(0);
     expect(ran.result?.['permission_denials']).toEqual([]);
-    expect(existsSync(path.join(allowed.project, 'notes.txt'))).toBe(true);
+    expect(existsSync(path.join(mine.project, 'notes.txt'))).toBe(true);
+
+    // A cloned repository's command cannot pre-approve what the person never accepted for the folder.
+    const cloned = await setup({ '.claude/commands/note.md': withTools }, steps);
+    const untrusted = await cloned.run('/note');
+    expect(untrusted.stderr).toContain('/note: not pre-approved');
+    expect(untrusted.stderr).toContain('Write, Read');
+    expect(untrusted.result?.['permission_denials']).toHaveLength(1);
+    expect(existsSync(path.join(cloned.project, 'notes.txt'))).toBe(false);
+    // The same command where the person accepted Write for the folder (a fresh scripted model).
+    const accepted = await setup({ '.claude/commands/note.md': withTools }, steps);
+    accepted.trust(['Write']);
+    const trusted = await accepted.run('/note');
+    expect(trusted.stderr).toContain('not pre-approved (this project');
+    expect(trusted.stderr).toMatch(/they are decided as usual\): Read\n/);
+    expect(trusted.result?.['permission_denials']).toEqual([]);
+    expect(existsSync(path.join(accepted.project, 'notes.txt'))).toBe(true);
   });
 
   it('an unknown /command is a clear error and nothing is sent', async () => {
