@@ -15,7 +15,6 @@ import { useStore } from '../../stores/store';
 import { AgentCard } from './AgentCard';
 import { CompactionNote } from './CompactionNote';
 import { HookNote } from './HookNote';
-import { HookNote } from './HookNote';
 import { Markdown } from './Markdown';
 import { ToolCard } from './ToolCard';
 import { TurnFailure } from './TurnFailure';
@@ -164,8 +163,6 @@ function ItemView({
   if (item.kind === 'notice')
     return item.compaction ? (
       <CompactionNote item={item} compaction={item.compaction} />
-    ) : item.hook ? (
-      <HookNote item={item} hook={item.hook} />
     ) : item.hook ? (
       <HookNote item={item} hook={item.hook} />
     ) : (
