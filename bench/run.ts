@@ -3,6 +3,7 @@ import { benchAgentsMemory } from './agents-memory.bench';
 import { benchBash } from './bash.bench';
 import { benchCostDashboard } from './cost-dashboard.bench';
 import { benchHarness } from './harness.bench';
+import { benchSearch } from './search.bench';
 import { benchSessions } from './sessions.bench';
 import { benchStartup } from './startup.bench';
 import { benchTeamView } from './team-view.bench';
@@ -19,6 +20,7 @@ const benches: Record<string, () => Promise<{ name: string }>> = {
   'team-view': benchTeamView,
   sessions: benchSessions,
   'cost-dashboard': benchCostDashboard,
+  search: benchSearch,
 };
 
 const only = process.argv.slice(2);

@@ -99,7 +99,7 @@ export class ProjectSearchIndex {
   private modelList: string[] | null = null;
   /** Transcript bytes read since this index was made (tests check that growth reads only what grew). */
   bytesRead = 0;
-  private lastSave = 0;
+  private saveTimer: ReturnType<typeof setTimeout> | null = null;
   /** What happened to the saved index when it was loaded (for tests and the log). */
   readonly loaded: 'cache' | 'missing' | 'rebuilt';
 
@@ -194,14 +194,35 @@ export class ProjectSearchIndex {
       this.dirty = true;
       this.modelList = null;
     }
-    const interval = this.options.saveIntervalMs ?? 2_000;
-    if (this.dirty && Date.now() - this.lastSave >= interval) this.save();
+    if (this.dirty) this.scheduleSave();
     return changed;
   }
 
   /** Writes the index if it has changes not saved yet (at shutdown). */
   flush(): void {
+    if (this.saveTimer) clearTimeout(this.saveTimer);
+    this.saveTimer = null;
     if (this.dirty) this.save();
+  }
+
+  /**
+   * Writing the index (megabytes of JSON) is kept off the query that found the change: it happens a
+   * moment later, once for a burst of changes (a live session grows with every message). With an
+   * interval of 0 (tests) it is written at once.
+   */
+  private scheduleSave(): void {
+    const interval = this.options.saveIntervalMs ?? 2_000;
+    if (interval <= 0) {
+      this.save();
+      return;
+    }
+    if (this.saveTimer) return;
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = null;
+      if (this.dirty) this.save();
+    }, interval);
+    // A pending save never keeps the process alive; shutdown flushes it.
+    this.saveTimer.unref();
   }
 
   private refreshFile(name: string): boolean {
@@ -369,7 +390,6 @@ export class ProjectSearchIndex {
       writeFileSync(tmp, JSON.stringify(json), { mode: 0o600, flag: 'wx' });
       renameSync(tmp, this.indexFile);
       this.dirty = false;
-      this.lastSave = Date.now();
     } catch {
       // Only a cache: a full disk costs the next start a rebuild, never a result.
       rmSync(tmp, { force: true });

@@ -26,7 +26,9 @@ export class SearchService {
   query(q: SearchQuery): SearchAnswer {
     const words = queryWords(q.text);
     if (words.length === 0) return { hits: [], total: 0, models: [] };
-    const phrase = q.text.trim().toLowerCase().replace(/\s+/g, ' ');
+    // The words as typed, in order, with any white space between: tested on the text as it is
+    // (no lower-cased copy of every matching piece).
+    const phrase = new RegExp(words.map(escapeRegExp).join('[\\s\\p{P}]+'), 'iu');
     const ids = q.scope.kind === 'all' ? this.projectIds() : [checkedId(q.scope.projectId)];
     const from = q.from ?? -Infinity;
     const to = q.to ?? Infinity;
@@ -54,7 +56,7 @@ export class SearchService {
           index,
           projectId,
           ...r,
-          exact: r.doc.text.toLowerCase().replace(/\s+/g, ' ').includes(phrase),
+          exact: phrase.test(r.doc.text),
         });
     }
     // The words as typed, together, first; then MiniSearch's relevance; then the newest.
@@ -124,4 +126,8 @@ function checkedId(id: string): string {
   if (id === '.' || id === '..' || id.includes('/') || id.includes('\\') || id.includes('\0'))
     throw new AppError('INVALID_INPUT', 'That is not a project id.');
   return id;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

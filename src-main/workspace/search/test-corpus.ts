@@ -11,11 +11,69 @@ import type { TranscriptItem } from '@shared/domain/messages';
 
 export const KNOWN_PHRASE = 'periwinkle lighthouse refactor';
 const MODELS = ['claude-sonnet-4-5', 'claude-opus-4-1', 'claude-haiku-4-5'];
-const WORDS = (
-  'the build fails because the parser reads a config file before the cache is warm so every request ' +
-  'retries twice and the lighthouse report shows a slow first paint while the periwinkle theme loads ' +
-  'fonts we refactor the loader split the module add a test for the edge case and update the docs'
+/** Common words first (the most frequent ranks), then the known phrase's words at middling ranks. */
+const COMMON = (
+  'the a to and of is in it for we that this on with be as file test it’s not are but at run can so if ' +
+  'build fails because parser reads config before cache warm every request retries twice report shows ' +
+  'slow first paint while theme loads fonts split module add edge case update docs error function type'
 ).split(' ');
+const SYLLABLES = [
+  'ka',
+  'lo',
+  'mi',
+  'ren',
+  'tu',
+  'sa',
+  'vor',
+  'el',
+  'qui',
+  'dan',
+  'po',
+  'ix',
+  'ber',
+  'no',
+  'fa',
+  'gul',
+];
+const VOCABULARY_SIZE = 12_000;
+
+/**
+ * A vocabulary in the shape of real text: word frequencies follow Zipf's law (the r-th most common
+ * word about 1/r as often as the first) over common words and thousands of rarer made-up ones, so a
+ * query matches what a real one would: a handful of pieces for rare words, many for common ones.
+ */
+function vocabulary(): { words: string[]; cdf: Float64Array } {
+  const words = [...COMMON];
+  for (let i = 0; words.length < VOCABULARY_SIZE; i++) {
+    let w = '';
+    for (let n = i; w.length < 4 || n > 0; n = Math.floor(n / SYLLABLES.length))
+      w += SYLLABLES[n % SYLLABLES.length] ?? '';
+    words.push(w);
+  }
+  // The phrase's words occur apart now and then, as real words do.
+  words.splice(200, 0, 'periwinkle');
+  words.splice(500, 0, 'lighthouse');
+  words.splice(1000, 0, 'refactor');
+  const cdf = new Float64Array(words.length);
+  let sum = 0;
+  for (let r = 0; r < words.length; r++) cdf[r] = sum += 1 / (r + 1);
+  for (let r = 0; r < words.length; r++) cdf[r] = (cdf[r] ?? 0) / sum;
+  return { words, cdf };
+}
+
+const VOCAB = vocabulary();
+
+function zipfWord(rand: () => number): string {
+  const x = rand();
+  let lo = 0;
+  let hi = VOCAB.cdf.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((VOCAB.cdf[mid] ?? 1) < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return VOCAB.words[lo] ?? 'the';
+}
 
 function prng(seed: number) {
   let s = seed >>> 0;
@@ -28,7 +86,7 @@ function prng(seed: number) {
 function sentence(rand: () => number, words: number): string {
   const out: string[] = [];
   for (let i = 0; i < words; i++) {
-    const w = WORDS[Math.floor(rand() * WORDS.length)] ?? 'the';
+    const w = zipfWord(rand);
     // The known phrase's words occur everywhere, but never in its order: only one message has it.
     out.push(w === 'lighthouse' && out.at(-1) === 'periwinkle' ? 'tower' : w);
   }

@@ -1,0 +1,125 @@
+/**
+ * Search across sessions (issue 14): 500 sessions of about 50 messages each (person and model text,
+ * tool calls and results) written as real transcripts, then
+ * - the first build of the project's index (every transcript read, search-index.json written),
+ * - a cold load of that index in a fresh ProjectSearchIndex (read, checked, stat of every transcript),
+ * - queries through the SearchService as the palette sends them: the known phrase (it must come
+ *   first: checked here, and asserted in search-service.test.ts), a common word, a prefix,
+ * - an incremental update: one message appended to one transcript, then a query.
+ * Target: the known phrase's query under 100 ms. Run with `npm run bench search`.
+ */
+import { appendFileSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { ProjectSearchIndex, SEARCH_INDEX_FILE } from '../src-main/workspace/search/project-index';
+import { SearchService } from '../src-main/workspace/search/search-service';
+import { KNOWN_PHRASE, writeCorpus } from '../src-main/workspace/search/test-corpus';
+import { round, summarize } from './stats';
+
+const SESSIONS = 500;
+const MESSAGES = 50;
+const QUERY_RUNS = 50;
+const LOAD_RUNS = 5;
+
+export function benchSearch() {
+  return Promise.resolve(runSearch());
+}
+
+function timed<T>(fn: () => T): [T, number] {
+  const t = performance.now();
+  const r = fn();
+  return [r, performance.now() - t];
+}
+
+function runSearch() {
+  const home = mkdtempSync(path.join(tmpdir(), 'carapace-bench-search-'));
+  try {
+    const projectsDir = path.join(home, 'projects');
+    const dir = path.join(projectsDir, 'bench-project');
+    const [corpus, seedMs] = timed(() =>
+      writeCorpus(dir, {
+        sessions: SESSIONS,
+        messages: MESSAGES,
+        knownIn: 333,
+        projectPath: '/bench/project',
+      }),
+    );
+    const transcriptBytes = readdirSync(dir)
+      .filter((n) => n.endsWith('.jsonl'))
+      .reduce((sum, n) => sum + statSync(path.join(dir, n)).size, 0);
+
+    const [built, buildMs] = timed(() => {
+      const index = new ProjectSearchIndex(dir, { saveIntervalMs: 0 });
+      index.refresh();
+      return index;
+    });
+    const indexBytes = statSync(path.join(dir, SEARCH_INDEX_FILE)).size;
+
+    const loads: number[] = [];
+    for (let i = 0; i < LOAD_RUNS; i++) {
+      const [index, ms] = timed(() => {
+        const x = new ProjectSearchIndex(dir);
+        x.refresh();
+        return x;
+      });
+      if (index.loaded !== 'cache' || index.documentCount !== built.documentCount)
+        throw new Error(`the cold load did not use the saved index (${index.loaded})`);
+      loads.push(ms);
+    }
+
+    const service = new SearchService({ projectsDir });
+    const scope = { kind: 'project' as const, projectId: 'bench-project' };
+    // The first query loads the saved index into the service.
+    const [, firstQueryMs] = timed(() => service.query({ text: KNOWN_PHRASE, scope }));
+    const run = (text: string) => {
+      const samples: number[] = [];
+      let total = 0;
+      for (let i = 0; i < QUERY_RUNS; i++) {
+        const [answer, ms] = timed(() => service.query({ text, scope }));
+        samples.push(ms);
+        total = answer.total;
+        if (text === KNOWN_PHRASE && answer.hits[0]?.itemId !== corpus.known?.itemId)
+          throw new Error('the known phrase’s message is not the top result');
+      }
+      return { ...summarize(samples), matches: total };
+    };
+    const known = run(KNOWN_PHRASE);
+    const common = run('cache');
+    const prefix = run('lighth');
+
+    const file = corpus.sessions[0]?.file ?? '';
+    const item = {
+      kind: 'message',
+      id: 'appended',
+      role: 'user',
+      origin: 'user',
+      content: [{ type: 'text', text: 'a freshly appended tangerine question' }],
+      createdAt: new Date().toISOString(),
+      status: 'complete',
+    };
+    appendFileSync(file, `${JSON.stringify({ type: 'item', item })}\n`);
+    const [appended, appendQueryMs] = timed(() => service.query({ text: 'tangerine', scope }));
+    if (appended.hits[0]?.itemId !== 'appended') throw new Error('the appended message was not found');
+
+    return {
+      name: 'search',
+      sessions: SESSIONS,
+      messagesPerSession: MESSAGES,
+      documents: built.documentCount,
+      transcriptsMb: round(transcriptBytes / 1024 / 1024, 2),
+      indexFileMb: round(indexBytes / 1024 / 1024, 2),
+      seedMs: round(seedMs),
+      firstBuildMs: round(buildMs),
+      coldLoadMs: { runs: LOAD_RUNS, ...summarize(loads) },
+      firstQueryMs: round(firstQueryMs),
+      queryKnownPhraseMs: known,
+      queryCommonWordMs: common,
+      queryPrefixMs: prefix,
+      appendThenQueryMs: round(appendQueryMs),
+      targetKnownPhraseMedianMs: 100,
+    };
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+}
