@@ -392,6 +392,7 @@ export class QueryEngine {
         signal: abort.signal,
         instructions,
         budget: this.options.budget,
+        hooks: this.compaction.auto.hooks,
         // The last turn's prompt and the tools, so the summary reads the conversation from the cache.
         prefix: {
           systemPrompt: this.lastSystemPrompt ?? this.systemPromptWith(),
@@ -727,15 +728,21 @@ export class QueryEngine {
     return {
       // The demo model has no small model beside it (as recall): its side requests stay on it.
       smallModel: this.model === DEMO_MODEL_ID ? this.model : smallModelFrom(process.env),
-      request: (request, signal, onEvent) =>
-        sideRequest(
+      request: async (request, signal, onEvent) => {
+        // At a reached spending limit a tool makes no model request (the turn's own request pauses there).
+        if (!(await this.sideRequestsAllowed()))
+          throw new Error(
+            'the session has reached its spending limit, so no model request is made for this tool',
+          );
+        return sideRequest(
           this.options.models.clientFor(request.model),
           request,
           signal,
           (report) => this.addSideUsage(report),
           'other',
           onEvent,
-        ),
+        );
+      },
     };
   }
 
