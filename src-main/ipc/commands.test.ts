@@ -67,4 +67,25 @@ describe('slash commands in the app', () => {
     const sent = JSON.stringify(t.api.requests.find((r) => r.body.model === MODEL)?.body.messages);
     expect(sent).toContain('Please fix GitHub issue #42.');
   });
+
+  it("a command's model is its turn's; the session's own comes back when the turn ends", async () => {
+    const t = await testCarapace({ steps: [{ times: true, reply: { content: [text('Looked.')] } }] });
+    const s = t.carapace.services;
+    writeCommand(t.project, 'quick.md', '---\nmodel: haiku\n---\nQuick look at $ARGUMENTS.');
+    const session = s.workspace.createSession(s.workspace.open(t.project).project.id, MODEL);
+    s.sessions.send(session.id, '/quick README.md');
+    expect(s.sessions.get(session.id).session.model).toBe('claude-haiku-4-5');
+    await expect.poll(() => isWorking(s.sessions.get(session.id).session.activity)).toBe(false);
+    const request = t.api.requests.find((r) =>
+      JSON.stringify(r.body.messages).includes('Quick look at README.md'),
+    );
+    expect(request?.body.model).toBe('claude-haiku-4-5');
+    await expect.poll(() => s.sessions.get(session.id).session.model).toBe(MODEL);
+    // The next plain message goes on the session's model.
+    s.sessions.send(session.id, 'and now?');
+    await expect.poll(() => isWorking(s.sessions.get(session.id).session.activity)).toBe(false);
+    expect(t.api.requests.find((r) => JSON.stringify(r.body.messages).includes('and now?'))?.body.model).toBe(
+      MODEL,
+    );
+  });
 });

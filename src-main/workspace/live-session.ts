@@ -149,13 +149,20 @@ export class LiveSession {
     return this.main.transcript(this.engine.items);
   }
 
-  /** Starts a turn in the background. */
-  send(text: string): { messageId: string } {
+  /**
+   * Starts a turn in the background. `turnModel` (a slash command's `model`) is the model of this
+   * turn only: the session's own comes back when the turn ends, however it ends.
+   */
+  send(text: string, turnModel?: string): { messageId: string } {
+    const own = this.engine.model;
+    const swapped = turnModel !== undefined && turnModel !== own;
+    if (swapped) this.setModel(turnModel);
     const turn = this.init.runtime.run(text);
     this.activity = 'thinking';
     this.lastError = null;
     this.turn = this.consume(turn).finally(() => {
       this.turn = null;
+      if (swapped && this.engine.model !== own) this.setModel(own);
     });
     // The generator's first step (run synchronously by consume) records the person's message.
     const first = this.engine.items.at(-1);

@@ -31,6 +31,7 @@ import type { AgentSummary } from '@shared/domain/agents';
 import { defaultTitle, metaFromLines, type SessionMeta } from './session-meta';
 import { SessionTeams } from './session-teams';
 import { prepareTurn } from '../harness/commands/prepare-turn';
+import { commandTurnModel } from '../harness/commands/turn-model';
 import { SessionArchive } from './session-archive';
 import type { TeamMessage, TeamView } from '@shared/domain/team';
 import type { LoadedInstructions } from '../harness/memory/instructions';
@@ -260,15 +261,18 @@ export class SessionManager {
     for (const p of turn.problems)
       session.notify('warning', `Command file ${p.file}: ${p.message}`, 'command_file');
     if (turn.kind === 'error') throw new AppError('INVALID_INPUT', turn.message);
-    if (turn.command && (turn.command.model !== null || turn.command.allowedTools.length > 0))
+    // The command's `model` is its turn's (a project's no dearer than the session's).
+    const pick = turn.command ? commandTurnModel(session.engine.model, turn.command) : null;
+    if (pick?.notice) session.notify('info', pick.notice, 'command_model');
+    if (turn.command && turn.command.allowedTools.length > 0)
       session.notify(
         'info',
-        `/${turn.command.name}: its model and allowed-tools apply in carapace -p; here the session's model and rules are used.`,
+        `/${turn.command.name}: its allowed-tools pre-approve only in carapace -p for now; here the session's rules decide.`,
         'command_options',
       );
     // A new message: a limit the person stopped at is asked about again.
     this.deps.budgets?.newTurn(sessionId);
-    return session.send(turn.prompt);
+    return session.send(turn.prompt, pick?.model);
   }
 
   /** Runs a session's failed or cut-off last turn again, without repeating the person's message. */
