@@ -266,3 +266,34 @@ describe('scripted Messages API, through the real SDK', () => {
     ).rejects.toThrow(/maximum of 4 blocks with cache_control/);
   });
 });
+
+describe('scripted server tools', () => {
+  it('streams server_tool_use and web_search_tool_result blocks the SDK assembles into its final message', async () => {
+    const { sdk } = await serve({
+      steps: [
+        {
+          reply: {
+            content: [
+              { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: { query: 'q' } },
+              {
+                type: 'web_search_tool_result',
+                tool_use_id: 'srvtoolu_1',
+                content: [{ type: 'web_search_result', url: 'https://example.com/', title: 'Example' }],
+              },
+              { type: 'text', text: 'Found it.' },
+            ],
+            usage: { input_tokens: 10, output_tokens: 3, server_tool_use: { web_search_requests: 1 } },
+          },
+        },
+      ],
+    });
+    const message = await sdk.messages.stream(ask('search')).finalMessage();
+    expect(message.content.map((b) => b.type)).toEqual(['server_tool_use', 'web_search_tool_result', 'text']);
+    expect(message.content[0]).toMatchObject({ id: 'srvtoolu_1', name: 'web_search', input: { query: 'q' } });
+    expect(message.content[1]).toMatchObject({
+      tool_use_id: 'srvtoolu_1',
+      content: [{ type: 'web_search_result', url: 'https://example.com/', title: 'Example', page_age: null }],
+    });
+    expect(message.usage.server_tool_use).toEqual({ web_search_requests: 1 });
+  });
+});
