@@ -30,6 +30,8 @@ import { exportTable } from './harness/cost/export';
 import { WorkspaceService } from './workspace/workspace-service';
 import { SearchService } from './workspace/search/search-service';
 import { createMemoryService } from './workspace/memory-wiring';
+import { createMcpManager } from './harness/mcp/manager';
+import { McpService } from './workspace/mcp-service';
 import { startTelemetry } from './harness/cost/otel';
 
 export interface CarapaceOptions {
@@ -107,6 +109,17 @@ export function createCarapace(options: CarapaceOptions): Carapace {
     policyFile: managedSettingsFile(options.env),
     trust,
   });
+  // Each project's MCP servers, started when a session or the MCP page first asks for them.
+  const mcp = new McpService({
+    createManager: createMcpManager,
+    projectPath: (projectId) => projects.get(projectId).path,
+    homeDir: homedir(),
+    env: options.env,
+    locations: permissionLocations,
+    onChanged: (view) => hub.emit('mcp.changed', view),
+    onUserSettingsWritten: () => settings.reload(),
+    logger: options.logger,
+  });
   const sessions = new SessionManager({
     projectDir,
     projects,
@@ -175,6 +188,7 @@ export function createCarapace(options: CarapaceOptions): Carapace {
     search,
     terminals,
     memory,
+    mcp,
   };
   return {
     services,
@@ -186,6 +200,7 @@ export function createCarapace(options: CarapaceOptions): Carapace {
       search.dispose();
       cost.dispose();
       await sessions.shutdown();
+      await mcp.close();
       await (await telemetry)?.shutdown();
       await sandbox.close();
       hub.dispose();

@@ -3,6 +3,7 @@ import { budgetHandlers } from './budgets';
 import { commandHandlers } from './commands';
 import { costHandlers } from './cost';
 import { hooksHandlers } from './hooks';
+import { mcpHandlers } from './mcp';
 import { memoryHandlers } from './memory';
 import { permissionHandlers } from './permissions';
 import { projectHandlers } from './projects';
@@ -32,5 +33,6 @@ export function createHandlers(services: Services): HandlerMap {
     ...budgetHandlers(services),
     ...commandHandlers(services),
     ...hooksHandlers(services),
+    ...mcpHandlers(services),
   };
 }

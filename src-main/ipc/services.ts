@@ -4,6 +4,7 @@ import type { SettingsService } from '../harness/settings/settings-service';
 import type { SessionManager } from '../workspace/sessions';
 import type { SourceLocations } from '../harness/permissions/settings-sources';
 import type { TrustStore } from '../harness/permissions/trust';
+import type { McpService } from '../workspace/mcp-service';
 import type { MemoryService } from '../workspace/memory-service';
 import type { PermissionBroker } from '../workspace/permission-broker';
 import type { BudgetService } from '../workspace/budget-service';
@@ -43,4 +44,6 @@ export interface Services {
   terminals: TerminalManager;
   /** The memory browser's files, a session's loaded context and "Consolidate now". */
   memory: MemoryService;
+  /** Each project's MCP servers (the Settings MCP page; sessions get their tools). */
+  mcp: McpService;
 }

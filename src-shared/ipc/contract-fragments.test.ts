@@ -5,6 +5,7 @@ import * as app from './contract/app';
 import * as commands from './contract/commands';
 import * as cost from './contract/cost';
 import * as hooks from './contract/hooks';
+import * as mcp from './contract/mcp';
 import * as memory from './contract/memory';
 import * as models from './contract/models';
 import * as permissions from './contract/permissions';
@@ -31,6 +32,7 @@ const FRAGMENTS = {
   memory,
   cost,
   hooks,
+  mcp,
   models,
   permissions,
   projects,
@@ -128,6 +130,11 @@ const CHANNELS_BEFORE_SPLIT = [
   'hooks.list',
   'search.query',
   'commands.list',
+  'mcp.list',
+  'mcp.restart',
+  'mcp.logs',
+  'mcp.setEnabled',
+  'mcp.add',
 ];
 
 /** Every event of the contract before the split. */
@@ -156,6 +163,7 @@ const EVENTS_BEFORE_SPLIT = [
   'budgets.resolved',
   'budgets.warning',
   'cost.updated',
+  'mcp.changed',
 ];
 
 const sorted = (names: readonly string[]): string[] => [...names].sort();

@@ -4,6 +4,7 @@ import * as app from './contract/app';
 import * as commands from './contract/commands';
 import * as cost from './contract/cost';
 import * as hooks from './contract/hooks';
+import * as mcp from './contract/mcp';
 import * as memory from './contract/memory';
 import * as models from './contract/models';
 import * as permissions from './contract/permissions';
@@ -48,6 +49,7 @@ export const requests = {
   ...cost.requests,
   ...commands.requests,
   ...hooks.requests,
+  ...mcp.requests,
 } as const;
 
 export const events = {
@@ -68,6 +70,7 @@ export const events = {
   ...cost.events,
   ...commands.events,
   ...hooks.events,
+  ...mcp.events,
 } as const;
 
 export type Requests = typeof requests;

@@ -5,6 +5,7 @@ import { setPermissionMode, setSessionModel } from '../../ipc/actions';
 import { useHasAgents, useSessionAgents } from '../../stores/selectors';
 import { useStore } from '../../stores/store';
 import { CostFigure } from '../cost/CostFigure';
+import { McpStatus } from '../settings/McpStatus';
 import { ContextMeter } from './ContextMeter';
 import { usePermissionModes } from './usePermissionModes';
 
@@ -93,6 +94,7 @@ export function StatusBar() {
       {session.context ? <ContextMeter meter={session.context} /> : null}
       <CostFigure session={session} />
       <TeamButton sessionId={session.id} />
+      <McpStatus projectId={session.projectId} />
       {session.lastError ? (
         <span className="error-text" title={session.lastError}>
           last error: {session.lastError.split(':')[0]}
