@@ -21,7 +21,7 @@ export interface SkillDefinition {
    * the built-ins, which ship inside the app as one file.
    */
   baseDir: string | null;
-  source: 'project' | 'user' | 'built-in';
+  source: 'project' | 'user' | 'plugin' | 'built-in';
   /** The SKILL.md it came from (null for the built-ins, which ship inside the app). */
   file: string | null;
 }

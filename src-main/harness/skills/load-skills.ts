@@ -16,21 +16,30 @@ export interface SkillFolders {
   carapaceHome: string;
 }
 
-interface Folder {
+export interface SkillsFolder {
   dir: string;
-  source: 'project' | 'user';
+  source: 'project' | 'user' | 'plugin';
+  /**
+   * The real folder everything must stay inside (the project's, a plugin's): a link out of it is
+   * refused before anything there is read. Null for the user's own folders, which may be links.
+   */
+  within: string | null;
+  /** Put before each skill's name (`plugin-name:`), so a plugin's skills cannot shadow others. */
+  namePrefix?: string;
 }
+
+type Folder = SkillsFolder;
 
 /**
  * The skills folders, highest precedence first. Claude Code lets a personal skill win over a
  * project's of the same name (enterprise > personal > project), so a cloned repository cannot
  * replace a skill the person relies on. Carapace's own folder comes before `~/.claude/skills`.
  */
-function skillFolders(o: SkillFolders): Folder[] {
+function skillFolders(o: SkillFolders, realProjectRoot: string): Folder[] {
   return [
-    { dir: path.join(o.carapaceHome, 'skills'), source: 'user' },
-    { dir: path.join(o.home, '.claude', 'skills'), source: 'user' },
-    { dir: path.join(o.projectRoot, '.claude', 'skills'), source: 'project' },
+    { dir: path.join(o.carapaceHome, 'skills'), source: 'user', within: null },
+    { dir: path.join(o.home, '.claude', 'skills'), source: 'user', within: null },
+    { dir: path.join(o.projectRoot, '.claude', 'skills'), source: 'project', within: realProjectRoot },
   ];
 }
 
@@ -49,12 +58,7 @@ function printable(name: string): string {
  * must really be inside the project: a link out of it (to ~/.ssh, say) is refused before anything
  * there is read. The user's own skills may be links (into a dotfiles repository).
  */
-function skillDir(
-  entry: Dirent,
-  realDir: string,
-  folder: Folder,
-  realProjectRoot: string,
-): string | { problem: string } | null {
+function skillDir(entry: Dirent, realDir: string, folder: Folder): string | { problem: string } | null {
   const p = path.join(realDir, entry.name);
   if (entry.isSymbolicLink()) {
     let target: string;
@@ -63,8 +67,8 @@ function skillDir(
     } catch {
       return { problem: 'Not loaded: it is a link that leads nowhere.' };
     }
-    if (folder.source === 'project' && !isInside(realProjectRoot, target))
-      return { problem: `Not loaded: it is a link leading outside the project (to ${target}).` };
+    if (folder.within !== null && !isInside(folder.within, target))
+      return { problem: `Not loaded: it is a link leading outside the ${folder.source} (to ${target}).` };
     try {
       if (!statSync(target).isDirectory()) return null;
     } catch (error) {
@@ -82,7 +86,7 @@ function readSkill(
   realDir: string,
   shownDir: string,
   folderName: string,
-  source: Folder['source'],
+  source: SkillDefinition['source'],
 ): SkillDefinition | { problem: string } {
   const file = path.join(realDir, 'SKILL.md');
   try {
@@ -122,7 +126,6 @@ interface Budget {
 
 function readFolder(
   folder: Folder,
-  realProjectRoot: string,
   seen: Set<string>,
   budget: Budget,
   problems: SkillProblem[],
@@ -141,9 +144,12 @@ function readFolder(
       problems.push({ file: folder.dir, message: `Not read: ${errorText(error)}.` });
     return [];
   }
-  // A cloned repository must not point its skills folder at the rest of the disk.
-  if (folder.source === 'project' && !isInside(realProjectRoot, realDir)) {
-    problems.push({ file: folder.dir, message: `Not read: it leads outside the project (to ${realDir}).` });
+  // A cloned repository (or a plugin) must not point its skills folder at the rest of the disk.
+  if (folder.within !== null && !isInside(folder.within, realDir)) {
+    problems.push({
+      file: folder.dir,
+      message: `Not read: it leads outside the ${folder.source} (to ${realDir}).`,
+    });
     return [];
   }
   // The same folder reached twice (CARAPACE_HOME is ~/.claude, the project is the home folder) is
@@ -162,7 +168,7 @@ function readFolder(
   const here = new Map<string, string>();
   for (const entry of entries) {
     const shown = path.join(folder.dir, printable(entry.name));
-    const dir = skillDir(entry, realDir, folder, realProjectRoot);
+    const dir = skillDir(entry, realDir, folder);
     if (dir === null) continue;
     if (typeof dir !== 'string') {
       problems.push({ file: shown, message: dir.problem });
@@ -177,11 +183,12 @@ function readFolder(
       break;
     }
     budget.read++;
-    const skill = readSkill(dir, path.join(folder.dir, entry.name), entry.name, folder.source);
-    if ('problem' in skill) {
-      problems.push({ file: path.join(shown, 'SKILL.md'), message: skill.problem });
+    const read = readSkill(dir, path.join(folder.dir, entry.name), entry.name, folder.source);
+    if ('problem' in read) {
+      problems.push({ file: path.join(shown, 'SKILL.md'), message: read.problem });
       continue;
     }
+    const skill = folder.namePrefix ? { ...read, name: `${folder.namePrefix}${read.name}` } : read;
     const earlier = here.get(skill.name);
     if (earlier !== undefined) {
       problems.push({
@@ -201,7 +208,12 @@ function readFolder(
  * project's `.claude/skills/<name>/SKILL.md`, then the built-ins; the first definition of a name
  * stands. A folder that cannot be read as a skill is reported in `problems` and skipped.
  */
-export function loadSkills(o: SkillFolders): { skills: SkillDefinition[]; problems: SkillProblem[] } {
+export function loadSkills(
+  o: SkillFolders & {
+    /** Enabled plugins' skills folders (plugins/), read after the project's, before the built-ins. */
+    plugins?: readonly SkillsFolder[];
+  },
+): { skills: SkillDefinition[]; problems: SkillProblem[] } {
   const problems: SkillProblem[] = [];
   let realProjectRoot: string;
   try {
@@ -212,9 +224,9 @@ export function loadSkills(o: SkillFolders): { skills: SkillDefinition[]; proble
   const byName = new Map<string, SkillDefinition>();
   const seen = new Set<string>();
   const budget: Budget = { read: 0, capped: false };
-  for (const folder of skillFolders(o)) {
+  for (const folder of [...skillFolders(o, realProjectRoot), ...(o.plugins ?? [])]) {
     if (budget.capped) break;
-    for (const skill of readFolder(folder, realProjectRoot, seen, budget, problems))
+    for (const skill of readFolder(folder, seen, budget, problems))
       if (!byName.has(skill.name)) byName.set(skill.name, skill);
   }
   const builtin = builtinSkills();

@@ -1,0 +1,149 @@
+import { readdirSync, realpathSync, type Dirent } from 'node:fs';
+import path from 'node:path';
+import type { AgentDefinition } from '../agents/definition';
+import { parseAgentFile } from '../agents/parse-agent-file';
+import type { SkillsFolder } from '../skills/load-skills';
+import { readSkillText } from '../skills/read-skill-file';
+import { isInside } from '../tools/paths';
+import type { PluginManifest } from './manifest';
+import { listPlugins, PluginError, readManifest } from './registry';
+
+/** At most this many agent files are read from one plugin. */
+const MAX_PLUGIN_AGENTS = 100;
+
+export interface PluginProblem {
+  /** The plugin, or the file of it, that the problem is about. */
+  file: string;
+  message: string;
+}
+
+/** What the enabled plugins bring: skills folders for the skills loader, and agent types. */
+export interface PluginComponents {
+  skillFolders: SkillsFolder[];
+  agents: AgentDefinition[];
+  problems: PluginProblem[];
+}
+
+/** A folder of the plugin (`./skills`, `./agents`, a manifest path), or null when it leads outside. */
+function inPlugin(root: string, rel: string): string | null {
+  const dir = path.join(root, rel);
+  let real: string;
+  try {
+    real = realpathSync.native(dir);
+  } catch {
+    return dir;
+  }
+  return isInside(root, real) ? dir : null;
+}
+
+function componentDirs(root: string, defaults: string, extra: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const rel of [`./${defaults}`, ...extra]) {
+    const normal = path.posix.normalize(rel);
+    if (!out.includes(normal)) out.push(normal);
+  }
+  return out.map((rel) => path.join(root, rel));
+}
+
+/**
+ * A plugin's agent files (`agents/*.md` and the manifest's agent folders), named `plugin:agent` as
+ * Claude Code shows them. As Claude Code does, a plugin's agent takes no `permissionMode` (nor
+ * hooks or MCP servers): installing a plugin must not hand an agent a wider mode.
+ */
+function pluginAgents(root: string, manifest: PluginManifest, problems: PluginProblem[]): AgentDefinition[] {
+  const agents: AgentDefinition[] = [];
+  let read = 0;
+  for (const dir of componentDirs(root, 'agents', manifest.agents)) {
+    const checked = inPlugin(root, path.relative(root, dir));
+    if (checked === null) {
+      problems.push({ file: dir, message: 'Not read: it leads outside the plugin.' });
+      continue;
+    }
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+        problems.push({ file: dir, message: `Not read: ${(error as Error).message}.` });
+      continue;
+    }
+    for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+      if (!entry.name.endsWith('.md')) continue;
+      const file = path.join(dir, entry.name);
+      if (read++ >= MAX_PLUGIN_AGENTS) {
+        problems.push({
+          file,
+          message: `Not read: a plugin's first ${MAX_PLUGIN_AGENTS} agent files are read.`,
+        });
+        break;
+      }
+      // Links are not followed at all: lstat refuses them (readSkillText reads regular files only).
+      const text = readSkillText(file);
+      if (typeof text !== 'string') {
+        problems.push({ file, message: `Not loaded: ${text.problem}.` });
+        continue;
+      }
+      const parsed = parseAgentFile(text, { file, source: 'user' });
+      if (!parsed.ok) {
+        problems.push({ file, message: parsed.message });
+        continue;
+      }
+      const name = `${manifest.name}:${parsed.agent.name}`;
+      if (agents.some((a) => a.name === name)) {
+        problems.push({ file, message: `Not loaded: the plugin already defines the agent "${name}".` });
+        continue;
+      }
+      agents.push({ ...parsed.agent, name, permissionMode: null });
+    }
+  }
+  return agents;
+}
+
+/**
+ * The skills and agents of every enabled plugin, read afresh (a plugin is the person's folder and may
+ * change). A plugin whose folder or manifest is gone or broken is reported and skipped; nothing a
+ * plugin names outside its own folder is read.
+ */
+export function loadPluginComponents(carapaceHome: string): PluginComponents {
+  const problems: PluginProblem[] = [];
+  const skillFolders: SkillsFolder[] = [];
+  const agents: AgentDefinition[] = [];
+  const { plugins, problem } = listPlugins(carapaceHome);
+  if (problem !== null) problems.push({ file: carapaceHome, message: `Plugins not loaded: ${problem}.` });
+  for (const plugin of plugins) {
+    if (!plugin.enabled) continue;
+    let manifest: PluginManifest;
+    let root: string;
+    try {
+      try {
+        root = realpathSync.native(plugin.folder);
+      } catch (error) {
+        throw new PluginError(
+          'NOT_A_PLUGIN',
+          `its folder ${plugin.folder} cannot be read (${(error as Error).message}).`,
+        );
+      }
+      manifest = readManifest(root);
+    } catch (error) {
+      const why = error instanceof PluginError ? error.message : (error as Error).message;
+      problems.push({ file: plugin.folder, message: `Plugin "${plugin.name}" not loaded: ${why}` });
+      continue;
+    }
+    if (manifest.name !== plugin.name) {
+      problems.push({
+        file: plugin.folder,
+        message: `Plugin "${plugin.name}" not loaded: its manifest now names it "${manifest.name}"; install it again.`,
+      });
+      continue;
+    }
+    for (const dir of componentDirs(root, 'skills', manifest.skills)) {
+      if (inPlugin(root, path.relative(root, dir)) === null) {
+        problems.push({ file: dir, message: 'Not read: it leads outside the plugin.' });
+        continue;
+      }
+      skillFolders.push({ dir, source: 'plugin', within: root, namePrefix: `${manifest.name}:` });
+    }
+    agents.push(...pluginAgents(root, manifest, problems));
+  }
+  return { skillFolders, agents, problems };
+}

@@ -1,0 +1,140 @@
+import { mkdirSync, readFileSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { readSkillText } from '../skills/read-skill-file';
+import { parsePluginManifest, type PluginManifest } from './manifest';
+
+/** One plugin the person installed from a local folder. */
+export interface InstalledPlugin {
+  name: string;
+  /** The plugin's folder (its real path when installed); its files are read from there. */
+  folder: string;
+  enabled: boolean;
+  installedAt: string;
+}
+
+/** A plugin that could not be installed, or a registry that cannot be changed safely. */
+export class PluginError extends Error {
+  constructor(
+    readonly code:
+      'NOT_A_PLUGIN' | 'INVALID_MANIFEST' | 'NAME_TAKEN' | 'NOT_INSTALLED' | 'REGISTRY_UNREADABLE',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'PluginError';
+  }
+}
+
+/** Where the installed plugins are listed: Carapace's own settings folder. */
+export function registryFile(carapaceHome: string): string {
+  return path.join(carapaceHome, 'plugins', 'installed.json');
+}
+
+/** The folder's manifest, read warily (a size limit, no FIFO, no link followed). */
+export function readManifest(folder: string): PluginManifest {
+  const file = path.join(folder, '.claude-plugin', 'plugin.json');
+  try {
+    if (!statSync(folder).isDirectory()) throw new PluginError('NOT_A_PLUGIN', `${folder} is not a folder.`);
+  } catch (error) {
+    if (error instanceof PluginError) throw error;
+    throw new PluginError('NOT_A_PLUGIN', `${folder} cannot be read (${(error as Error).message}).`);
+  }
+  const text = readSkillText(file);
+  if (typeof text !== 'string')
+    throw new PluginError(
+      'NOT_A_PLUGIN',
+      `${folder} is not a plugin: its .claude-plugin/plugin.json ${text.problem.startsWith('it could not') ? 'is missing or unreadable' : text.problem.replace(/^it /, 'is ')}.`,
+    );
+  const parsed = parsePluginManifest(text);
+  if (!parsed.ok) throw new PluginError('INVALID_MANIFEST', `${file}: ${parsed.message}.`);
+  return parsed.manifest;
+}
+
+/** The installed plugins, and why the list could not be read if it could not (then it is empty). */
+export function listPlugins(carapaceHome: string): { plugins: InstalledPlugin[]; problem: string | null } {
+  const file = registryFile(carapaceHome);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { plugins: [], problem: null };
+    return { plugins: [], problem: `${file} cannot be read (${(error as Error).message})` };
+  }
+  try {
+    const data = JSON.parse(text) as { plugins?: unknown };
+    if (!Array.isArray(data.plugins)) throw new Error('it has no "plugins" list');
+    const plugins = data.plugins.filter(
+      (p): p is InstalledPlugin =>
+        typeof p === 'object' &&
+        p !== null &&
+        typeof (p as InstalledPlugin).name === 'string' &&
+        typeof (p as InstalledPlugin).folder === 'string' &&
+        typeof (p as InstalledPlugin).enabled === 'boolean',
+    );
+    return { plugins, problem: null };
+  } catch (error) {
+    return { plugins: [], problem: `${file} is not a valid plugin list (${(error as Error).message})` };
+  }
+}
+
+function change(
+  carapaceHome: string,
+  edit: (plugins: InstalledPlugin[]) => InstalledPlugin[],
+): InstalledPlugin[] {
+  const { plugins, problem } = listPlugins(carapaceHome);
+  // A list that cannot be read is never overwritten: the person's other plugins would be lost.
+  if (problem !== null) throw new PluginError('REGISTRY_UNREADABLE', `${problem}; fix or remove it first.`);
+  const next = edit(plugins);
+  const file = registryFile(carapaceHome);
+  mkdirSync(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, `${JSON.stringify({ version: 1, plugins: next }, null, 2)}\n`);
+  renameSync(tmp, file);
+  return next;
+}
+
+/**
+ * Installs the plugin in a local folder (Claude Code's layout: `.claude-plugin/plugin.json`), enabled.
+ * The folder is kept by its real path, so a link later pointed elsewhere does not move the plugin.
+ * Installing the same folder again refreshes it; another folder under a taken name is refused.
+ */
+export function installPlugin(carapaceHome: string, folder: string, now = new Date()): InstalledPlugin {
+  let real: string;
+  try {
+    real = realpathSync.native(folder);
+  } catch (error) {
+    throw new PluginError('NOT_A_PLUGIN', `${folder} cannot be read (${(error as Error).message}).`);
+  }
+  const manifest = readManifest(real);
+  const record: InstalledPlugin = {
+    name: manifest.name,
+    folder: real,
+    enabled: true,
+    installedAt: now.toISOString(),
+  };
+  change(carapaceHome, (plugins) => {
+    const taken = plugins.find((p) => p.name === manifest.name);
+    if (taken && taken.folder !== real)
+      throw new PluginError(
+        'NAME_TAKEN',
+        `A plugin named "${manifest.name}" is already installed from ${taken.folder}; uninstall it first.`,
+      );
+    return [...plugins.filter((p) => p.name !== manifest.name), record];
+  });
+  return record;
+}
+
+export function setPluginEnabled(carapaceHome: string, name: string, enabled: boolean): InstalledPlugin {
+  const next = change(carapaceHome, (plugins) =>
+    plugins.map((p) => (p.name === name ? { ...p, enabled } : p)),
+  );
+  const found = next.find((p) => p.name === name);
+  if (!found) throw new PluginError('NOT_INSTALLED', `There is no installed plugin "${name}".`);
+  return found;
+}
+
+/** Forgets a plugin; its folder is the person's and is left as it is. */
+export function uninstallPlugin(carapaceHome: string, name: string): void {
+  if (!listPlugins(carapaceHome).plugins.some((p) => p.name === name))
+    throw new PluginError('NOT_INSTALLED', `There is no installed plugin "${name}".`);
+  change(carapaceHome, (plugins) => plugins.filter((p) => p.name !== name));
+}
