@@ -748,4 +748,96 @@ describe('carapace -p with hooks', () => {
     expect(JSON.stringify(api.requests[3]?.body)).toContain('second answer');
     expect(existsSync(file('wrong-type'))).toBe(false);
   });
+  it('PreCompact (matcher "manual") adds instructions to /compact and PostCompact gets the summary; a PreCompact block stops it', async () => {
+    const pre = 'cat > "$CLAUDE_PROJECT_DIR/pre.json"; echo "Keep every codeword verbatim."';
+    const post = 'cat > "$CLAUDE_PROJECT_DIR/post.json"';
+    const { api, run, file } = await setup(
+      {
+        PreCompact: [
+          { matcher: 'auto', hooks: [command('touch "$CLAUDE_PROJECT_DIR/auto-ran"')] },
+          { matcher: 'manual', hooks: [command(pre)] },
+        ],
+        PostCompact: [{ matcher: 'manual', hooks: [command(post)] }],
+      },
+      [
+        { reply: { content: [text('Noted: the codeword is kiwi.')] } },
+        { reply: { content: [text('<summary>The person said the codeword is kiwi.</summary>')] } },
+      ],
+    );
+    const first = await run(['-p', 'the codeword is kiwi']);
+    await run(['-p', '/compact keep the API notes', '--resume', String(first.result['session_id'])]);
+    expect(JSON.parse(readFileSync(file('pre.json'), 'utf8'))).toMatchObject({
+      hook_event_name: 'PreCompact',
+      trigger: 'manual',
+      custom_instructions: 'keep the API notes',
+    });
+    const ask = JSON.stringify(api.requests[1]?.body);
+    expect(ask).toContain('keep the API notes');
+    expect(ask).toContain('Keep every codeword verbatim.');
+    expect(JSON.parse(readFileSync(file('post.json'), 'utf8'))).toMatchObject({
+      hook_event_name: 'PostCompact',
+      trigger: 'manual',
+    });
+    expect(
+      String(
+        (JSON.parse(readFileSync(file('post.json'), 'utf8')) as Record<string, unknown>)['compact_summary'],
+      ),
+    ).toContain('codeword is kiwi');
+    expect(existsSync(file('auto-ran'))).toBe(false);
+
+    const blocked = await setup(
+      { PreCompact: [{ hooks: [command('echo "not during the release" >&2; exit 2')] }] },
+      [{ reply: { content: [text('Noted.')] } }],
+    );
+    const b1 = await blocked.run(['-p', 'hello']);
+    const b2 = await blocked.run(['-p', '/compact', '--resume', String(b1.result['session_id'])]);
+    // No summary request was sent; the run reports the block.
+    expect(blocked.api.requests).toHaveLength(1);
+    expect(b2.result['is_error']).toBe(true);
+    expect(JSON.stringify(b2.result)).toContain('not during the release');
+  });
+  it('PreCompact (matcher "auto") runs before an automatic compaction: its output joins the instructions, its block skips it', async () => {
+    // A reply that filled the context: the next request compacts first.
+    const FULL = { input_tokens: 150_000, cache_read_input_tokens: 20_000, output_tokens: 50 };
+    const steps: StepInput[] = [
+      { reply: { content: [text('First answer.')], usage: FULL } },
+      {
+        when: { lastUserPattern: 'Also: ' },
+        reply: { content: [text('<summary>Earlier: a first question.</summary>')] },
+      },
+    ];
+    const auto = await setup(
+      {
+        PreCompact: [
+          {
+            matcher: 'auto',
+            hooks: [command('cat > "$CLAUDE_PROJECT_DIR/pre.json"; echo "Mention the release date."')],
+          },
+        ],
+        PostCompact: [{ matcher: 'auto', hooks: [command('cat > "$CLAUDE_PROJECT_DIR/post.json"')] }],
+      },
+      steps,
+    );
+    const first = await auto.run(['-p', 'first question']);
+    await auto.run(['-p', 'second question', '--resume', String(first.result['session_id'])]);
+    expect(JSON.parse(readFileSync(auto.file('pre.json'), 'utf8'))).toMatchObject({
+      trigger: 'auto',
+      custom_instructions: '',
+    });
+    expect(
+      auto.api.requests.some((r) => JSON.stringify(r.body).includes('Also: Mention the release date.')),
+    ).toBe(true);
+    expect(JSON.parse(readFileSync(auto.file('post.json'), 'utf8'))).toMatchObject({
+      hook_event_name: 'PostCompact',
+      trigger: 'auto',
+      compact_summary: expect.stringContaining('Earlier: a first question.') as unknown,
+    });
+
+    const blocked = await setup({ PreCompact: [{ matcher: 'auto', hooks: [command('exit 2')] }] }, steps);
+    const b1 = await blocked.run(['-p', 'first question']);
+    await blocked.run(['-p', 'second question', '--resume', String(b1.result['session_id'])]);
+    // No summary request: the turn went on uncompacted.
+    expect(blocked.api.requests).toHaveLength(2);
+    expect(JSON.stringify(blocked.api.requests[1]?.body)).toContain('First answer.');
+  });
 });

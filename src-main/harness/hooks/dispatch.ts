@@ -59,8 +59,15 @@ const emptyOutcome = (): EventOutcome => ({
   messages: [],
 });
 
-/** Plain stdout reaches the model only for these events, as in Claude Code. */
-const PLAIN_STDOUT_IS_CONTEXT: ReadonlySet<HookEvent> = new Set(['UserPromptSubmit', 'SessionStart']);
+/**
+ * Plain stdout reaches the model only for these events, as in Claude Code (PreCompact's becomes
+ * instructions for the summary).
+ */
+const PLAIN_STDOUT_IS_CONTEXT: ReadonlySet<HookEvent> = new Set([
+  'UserPromptSubmit',
+  'SessionStart',
+  'PreCompact',
+]);
 const PERMISSION_RANK = { allow: 1, ask: 2, deny: 3 } as const;
 
 export interface HookRunnerOptions {

@@ -6,6 +6,7 @@ import { summarize } from '../permissions/engine-gate';
 import type { PermissionGate } from '../permissions/gate';
 import { stopHookNudge } from '../loop/nudges';
 import type { AnyTool, ToolOutput } from '../tools/tool';
+import type { CompactHooks } from '../loop/autocompact';
 import type { HookRunner } from './dispatch';
 import { hookWho, type HookVerdicts } from './permission-verdicts';
 
@@ -328,4 +329,38 @@ export async function sessionEndHook(
   if (!runner.has('SessionEnd')) return [];
   const out = await runner.run('SessionEnd', { matchValue: reason }, { reason });
   return out.messages;
+}
+
+/**
+ * PreCompact and PostCompact (matched on the trigger, `manual` or `auto`). A PreCompact block (exit 2,
+ * `decision: "block"`) stops the compaction; what its hooks print (or give as additionalContext) is
+ * added to the summary's instructions, as Claude Code does. PostCompact gets the summary.
+ */
+export function compactHooks(runner: HookRunner, onMessages?: (messages: string[]) => void): CompactHooks {
+  return {
+    async before(trigger, instructions, signal) {
+      if (!runner.has('PreCompact')) return { instructions };
+      const out = await runner.run(
+        'PreCompact',
+        { matchValue: trigger },
+        { trigger, custom_instructions: instructions ?? '' },
+        signal,
+      );
+      if (out.messages.length > 0) onMessages?.(out.messages);
+      const blocked = out.blocked ?? out.stop?.reason ?? null;
+      if (blocked !== null) return { blocked };
+      const parts = [instructions ?? '', ...out.context].filter((p) => p.trim() !== '');
+      return { instructions: parts.length > 0 ? parts.join('\n\n') : undefined };
+    },
+    async after(trigger, summary) {
+      if (!runner.has('PostCompact')) return;
+      const text = summary.content.map((b) => (b.type === 'text' ? b.text : '')).join('');
+      const out = await runner.run(
+        'PostCompact',
+        { matchValue: trigger },
+        { trigger, compact_summary: text },
+      );
+      if (out.messages.length > 0) onMessages?.(out.messages);
+    },
+  };
 }

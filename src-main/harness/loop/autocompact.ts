@@ -23,6 +23,23 @@ export interface AutoCompactOptions {
    */
   thresholdPct?: number | undefined;
   contextWindow?: ((model: string) => number) | undefined;
+  /** PreCompact and PostCompact hooks, around automatic and manual compaction. */
+  hooks?: CompactHooks | undefined;
+}
+
+/** The hooks around a compaction (hooks/wire.ts compactHooks). */
+export interface CompactHooks {
+  /**
+   * PreCompact: `blocked` stops this compaction with the hook's reason; otherwise the instructions
+   * the summary follows (the person's, plus what the hooks added).
+   */
+  before(
+    trigger: 'manual' | 'auto',
+    instructions: string | undefined,
+    signal: AbortSignal,
+  ): Promise<{ blocked: string } | { instructions: string | undefined }>;
+  /** PostCompact, with the summary message. */
+  after(trigger: 'manual' | 'auto', summary: MessageItem): Promise<void>;
 }
 
 /**
@@ -58,8 +75,10 @@ export class AutoCompact {
   private readonly enabled: boolean;
   private readonly thresholdPct: number | undefined;
   private readonly windowOf: (model: string) => number;
+  readonly hooks: CompactHooks | undefined;
 
   constructor(options: AutoCompactOptions = {}) {
+    this.hooks = options.hooks;
     this.enabled = options.enabled ?? true;
     this.thresholdPct = options.thresholdPct;
     this.windowOf = options.contextWindow ?? contextWindowFor;
@@ -140,8 +159,21 @@ export async function* autoCompactStep(s: AutoCompactStep): AsyncGenerator<LoopE
   // Nothing older than the current request (one huge prompt): no summary can help; reactive compact
   // answers if the request is refused. Not a failure, and nothing to report before every request.
   if (cut <= 0) return null;
+  // PreCompact hooks may block this compaction (the turn goes on uncompacted) or add instructions.
+  const pre = s.auto.hooks
+    ? await s.auto.hooks.before('auto', undefined, s.signal)
+    : { instructions: undefined };
+  if ('blocked' in pre) return null;
   const started = performance.now();
-  const result = await summarizeBefore(s.client, s.model, s.messages, cut, s.signal, undefined, s.prefix);
+  const result = await summarizeBefore(
+    s.client,
+    s.model,
+    s.messages,
+    cut,
+    s.signal,
+    pre.instructions,
+    s.prefix,
+  );
   if (s.signal.aborted) return null;
   if (result.response?.complete) {
     const used = { ...s.usageOf(result.response, performance.now() - started), purpose: 'compact' as const };
@@ -165,6 +197,7 @@ export async function* autoCompactStep(s: AutoCompactStep): AsyncGenerator<LoopE
     return null;
   }
   s.auto.succeeded();
+  await s.auto.hooks?.after('auto', result.summary);
   yield {
     type: 'context_replaced',
     messages: result.messages,

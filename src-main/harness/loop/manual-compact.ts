@@ -3,7 +3,7 @@ import type { BudgetGate } from '../cost/budget/session-budget';
 import type { LoopEvent } from '../events/agent-event';
 import type { AccumulatedMessage } from '../model/accumulate';
 import type { ModelClient } from '../model/model-client';
-import { contextTokens } from './autocompact';
+import { contextTokens, type CompactHooks } from './autocompact';
 import { summarizeBefore, type SummaryPrefix } from './compact';
 
 /** `/compact` or `/compact <instructions>`: the instructions (undefined when none); null for any other prompt. */
@@ -24,6 +24,8 @@ export interface ManualCompact {
   /** The session's system prompt and tools (the API refuses tool blocks in a request without tools). */
   prefix?: SummaryPrefix | undefined;
   usageOf: (message: AccumulatedMessage, durationMs: number) => Extract<LoopEvent, { type: 'usage' }>;
+  /** PreCompact (may block, or add instructions) and PostCompact hooks. */
+  hooks?: CompactHooks | undefined;
 }
 
 /**
@@ -41,6 +43,22 @@ export async function* manualCompact(
     if (decision !== 'go') return { ok: false, detail: decision.message };
   }
   const tokensBefore = contextTokens(s.messages);
+  const pre = s.hooks
+    ? await s.hooks.before('manual', s.instructions, s.signal)
+    : { instructions: s.instructions };
+  if ('blocked' in pre) {
+    const detail = `A PreCompact hook blocked the compaction: ${pre.blocked}. The conversation is unchanged.`;
+    yield {
+      type: 'compaction',
+      trigger: 'manual',
+      ok: false,
+      summary: null,
+      breakerOpen: false,
+      tokensBefore,
+      detail,
+    };
+    return { ok: false, detail };
+  }
   const started = performance.now();
   const result = await summarizeBefore(
     s.client,
@@ -48,7 +66,7 @@ export async function* manualCompact(
     s.messages,
     s.messages.length,
     s.signal,
-    s.instructions,
+    pre.instructions,
     s.prefix,
   );
   if (result.response?.complete) {
@@ -78,6 +96,7 @@ export async function* manualCompact(
     summary: result.summary,
     affected: result.summarized,
   };
+  await s.hooks?.after('manual', result.summary);
   const detail = `Conversation compacted: ${result.summarized} message(s) summarized.`;
   yield {
     type: 'compaction',

@@ -12,6 +12,7 @@ import { coordinatorTools } from '../teams/tools/coordinator-tools';
 import { sessionMemoryFor } from '../memory/dream/session-memory';
 import { SessionMemoryPrompt } from '../memory/memory-prompt';
 import {
+  compactHooks,
   PendingToolContext,
   promptHook,
   stopHook,
@@ -175,6 +176,8 @@ export function createRuntime(s: RuntimeSetup): AgentRuntime {
     systemPrompt: s.systemPrompt,
     maxTurns: s.maxTurns,
     sleep: s.sleep,
+    // PreCompact/PostCompact around the main agent's compactions, automatic and /compact.
+    ...(s.hooks && !s.agent ? { compaction: { autoCompact: { hooks: compactHooks(s.hooks) } } } : {}),
     agents: spawner,
     team: team?.coordinator() ?? s.teammate,
     taskEvents: { ...s.taskEvents, onAgentEvent: onNested },
