@@ -23,7 +23,7 @@ const QUERY_RUNS = 50;
 const LOAD_RUNS = 5;
 
 export function benchSearch() {
-  return Promise.resolve(runSearch());
+  return runSearch();
 }
 
 function timed<T>(fn: () => T): [T, number] {
@@ -32,7 +32,13 @@ function timed<T>(fn: () => T): [T, number] {
   return [r, performance.now() - t];
 }
 
-function runSearch() {
+async function timedAsync<T>(fn: () => Promise<T>): Promise<[T, number]> {
+  const t = performance.now();
+  const r = await fn();
+  return [r, performance.now() - t];
+}
+
+async function runSearch() {
   const home = mkdtempSync(path.join(tmpdir(), 'carapace-bench-search-'));
   try {
     const projectsDir = path.join(home, 'projects');
@@ -71,12 +77,12 @@ function runSearch() {
     const service = new SearchService({ projectsDir });
     const scope = { kind: 'project' as const, projectId: 'bench-project' };
     // The first query loads the saved index into the service.
-    const [, firstQueryMs] = timed(() => service.query({ text: KNOWN_PHRASE, scope }));
-    const run = (text: string) => {
+    const [, firstQueryMs] = await timedAsync(() => service.query({ text: KNOWN_PHRASE, scope }));
+    const run = async (text: string) => {
       const samples: number[] = [];
       let total = 0;
       for (let i = 0; i < QUERY_RUNS; i++) {
-        const [answer, ms] = timed(() => service.query({ text, scope }));
+        const [answer, ms] = await timedAsync(() => service.query({ text, scope }));
         samples.push(ms);
         total = answer.total;
         if (text === KNOWN_PHRASE && answer.hits[0]?.itemId !== corpus.known?.itemId)
@@ -84,9 +90,9 @@ function runSearch() {
       }
       return { ...summarize(samples), matches: total };
     };
-    const known = run(KNOWN_PHRASE);
-    const common = run('cache');
-    const prefix = run('lighth');
+    const known = await run(KNOWN_PHRASE);
+    const common = await run('cache');
+    const prefix = await run('lighth');
 
     const file = corpus.sessions[0]?.file ?? '';
     const item = {
@@ -99,7 +105,7 @@ function runSearch() {
       status: 'complete',
     };
     appendFileSync(file, `${JSON.stringify({ type: 'item', item })}\n`);
-    const [appended, appendQueryMs] = timed(() => service.query({ text: 'tangerine', scope }));
+    const [appended, appendQueryMs] = await timedAsync(() => service.query({ text: 'tangerine', scope }));
     if (appended.hits[0]?.itemId !== 'appended') throw new Error('the appended message was not found');
 
     return {

@@ -12,6 +12,7 @@ import {
 } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import MiniSearch, { type AsPlainObject } from 'minisearch';
 import { z } from 'zod';
 import { errnoCode } from '../../platform/errors';
@@ -29,6 +30,8 @@ import { docsOfLine, emptyLineState, MAX_LINE_BYTES, type LineState, type Search
 
 export const SEARCH_INDEX_FILE = 'search-index.json';
 export const SEARCH_INDEX_VERSION = 1;
+/** How long a refresh works before letting the process do something else (refreshAsync). */
+const YIELD_AFTER_MS = 12;
 
 // Not defined on Windows; there links are refused by readdir's entry type before opening.
 const NO_FOLLOW = (constants as Partial<typeof constants>).O_NOFOLLOW ?? 0;
@@ -100,6 +103,7 @@ export class ProjectSearchIndex {
   /** Transcript bytes read since this index was made (tests check that growth reads only what grew). */
   bytesRead = 0;
   private saveTimer: ReturnType<typeof setTimeout> | null = null;
+  private running: Promise<boolean> | null = null;
   /** What happened to the saved index when it was loaded (for tests and the log). */
   readonly loaded: 'cache' | 'missing' | 'rebuilt';
 
@@ -168,9 +172,43 @@ export class ProjectSearchIndex {
 
   /**
    * Brings the index up to date with the transcripts on disk (a stat of each, reading only what
-   * changed), and saves it when it changed. Returns whether anything changed.
+   * changed), and saves it a moment later when it changed. Returns whether anything changed.
    */
   refresh(): boolean {
+    const steps = this.steps();
+    let step = steps.next();
+    while (!step.done) step = steps.next();
+    return step.value;
+  }
+
+  /**
+   * refresh() for the app: between transcripts it lets the process do other work whenever it has
+   * been busy for a few milliseconds, so the first build of a big project never holds up streaming
+   * sessions for seconds. A query arriving meanwhile waits for the same refresh.
+   */
+  refreshAsync(): Promise<boolean> {
+    this.running ??= (async () => {
+      try {
+        const steps = this.steps();
+        let since = performance.now();
+        let step = steps.next();
+        while (!step.done) {
+          if (performance.now() - since > YIELD_AFTER_MS) {
+            await new Promise((resolve) => setImmediate(resolve));
+            since = performance.now();
+          }
+          step = steps.next();
+        }
+        return step.value;
+      } finally {
+        this.running = null;
+      }
+    })();
+    return this.running;
+  }
+
+  /** The refresh, one transcript a step. */
+  private *steps(): Generator<void, boolean> {
     let entries: Dirent[];
     try {
       entries = readdirSync(this.dir, { withFileTypes: true });
@@ -183,7 +221,11 @@ export class ProjectSearchIndex {
       // A linked transcript could lead anywhere: never followed.
       if (!e.name.endsWith('.jsonl') || !e.isFile()) continue;
       seen.add(e.name);
-      if (this.refreshFile(e.name)) changed = true;
+      if (this.refreshFile(e.name)) {
+        changed = true;
+        this.modelList = null;
+      }
+      yield;
     }
     for (const name of [...this.files.keys()])
       if (!seen.has(name)) {

@@ -44,33 +44,34 @@ const q = (text: string, extra: Partial<SearchQuery> = {}): SearchQuery =>
   SearchQuery.parse({ text, scope: { kind: 'project', projectId: 'proj-0' }, ...extra });
 
 describe('search across sessions', () => {
-  it('finds a known phrase in a 500-session project as the top result, with its snippet marked', () => {
+  it('finds a known phrase in a 500-session project as the top result, with its snippet marked', async () => {
     const { dirs, service } = setup();
     const corpus = writeCorpus(dirs[0] as string, { sessions: 500, messages: 50, knownIn: 317 });
-    const answer = service.query(q(KNOWN_PHRASE));
+    const answer = await service.query(q(KNOWN_PHRASE));
     const top = answer.hits[0];
     expect(top?.sessionId).toBe(corpus.known?.sessionId);
     expect(top?.itemId).toBe(corpus.known?.itemId);
     expect(top?.sessionTitle).toBe('Session 317');
     // Each word also occurs apart, in many other pieces; the phrase is marked as a whole.
-    for (const word of KNOWN_PHRASE.split(' ')) expect(service.query(q(word)).total).toBeGreaterThan(10);
+    for (const word of KNOWN_PHRASE.split(' '))
+      expect((await service.query(q(word))).total).toBeGreaterThan(10);
     const marked = top?.snippet.highlights.map(([a, b]) => top.snippet.text.slice(a, b).toLowerCase());
     expect(marked).toContain(KNOWN_PHRASE);
   }, 60_000);
 
-  it('filters by model, date, errors and project, and searches every project when asked', () => {
+  it('filters by model, date, errors and project, and searches every project when asked', async () => {
     const { dirs, service } = setup(2);
     writeCorpus(dirs[0] as string, { sessions: 6, messages: 20, projectPath: '/work/alpha', knownIn: -1 });
     writeCorpus(dirs[1] as string, { sessions: 3, messages: 20, projectPath: '/work/beta', knownIn: 1 });
-    const all = service.query(q('npm test', { scope: { kind: 'all' }, limit: 200 }));
+    const all = await service.query(q('npm test', { scope: { kind: 'all' }, limit: 200 }));
     expect(new Set(all.hits.map((h) => h.projectName))).toEqual(new Set(['alpha', 'beta']));
     expect(all.models).toEqual(['claude-haiku-4-5', 'claude-opus-4-1', 'claude-sonnet-4-5']);
 
-    const opus = service.query(q('npm test', { model: 'claude-opus-4-1', limit: 200 }));
+    const opus = await service.query(q('npm test', { model: 'claude-opus-4-1', limit: 200 }));
     expect(opus.hits.length).toBeGreaterThan(0);
     expect(opus.hits.every((h) => h.model === 'claude-opus-4-1' && h.projectId === 'proj-0')).toBe(true);
 
-    const errors = service.query(q('failed', { errorsOnly: true, limit: 200 }));
+    const errors = await service.query(q('failed', { errorsOnly: true, limit: 200 }));
     expect(errors.hits.length).toBeGreaterThan(0);
     expect(errors.hits.every((h) => h.isError && h.kind === 'tool_result' && h.toolUseId !== null)).toBe(
       true,
@@ -79,22 +80,21 @@ describe('search across sessions', () => {
     // Session 0 starts 2026-06-01T09:00Z, each next one 3 hours later: a window holding only session 2.
     const from = Date.parse('2026-06-01T15:00:00Z');
     const to = Date.parse('2026-06-01T17:59:59Z');
-    const dated = service.query(q('npm test', { from, to, limit: 200 }));
+    const dated = await service.query(q('npm test', { from, to, limit: 200 }));
     expect(dated.hits.length).toBeGreaterThan(0);
     expect(new Set(dated.hits.map((h) => h.sessionTitle))).toEqual(new Set(['Session 2']));
     expect(dated.hits.every((h) => Date.parse(h.at) >= from && Date.parse(h.at) <= to)).toBe(true);
 
     // The phrase was written only in project 1.
-    expect(
-      service
-        .query(q(KNOWN_PHRASE))
-        .hits.map((h) => h.snippet.text)
-        .join(' '),
-    ).not.toContain(KNOWN_PHRASE);
-    expect(service.query(q(KNOWN_PHRASE, { scope: { kind: 'all' } })).hits[0]?.projectName).toBe('beta');
+    expect((await service.query(q(KNOWN_PHRASE))).hits.map((h) => h.snippet.text).join(' ')).not.toContain(
+      KNOWN_PHRASE,
+    );
+    expect((await service.query(q(KNOWN_PHRASE, { scope: { kind: 'all' } }))).hits[0]?.projectName).toBe(
+      'beta',
+    );
   });
 
-  it('indexes tool calls by name and input, and a tool result under its call', () => {
+  it('indexes tool calls by name and input, and a tool result under its call', async () => {
     const { dirs, service } = setup();
     const file = path.join(dirs[0] as string, 's1.jsonl');
     writeFileSync(
@@ -125,7 +125,7 @@ describe('search across sessions', () => {
           status: 'complete',
         }),
     );
-    const call = service.query(q('zanzibarflag')).hits[0];
+    const call = (await service.query(q('zanzibarflag'))).hits[0];
     expect(call).toMatchObject({
       kind: 'tool_call',
       itemId: 'a1',
@@ -133,7 +133,7 @@ describe('search across sessions', () => {
       model: 'claude-opus-4-1',
     });
     expect(call?.snippet.text).toContain('Grep');
-    expect(service.query(q('marmalade')).hits[0]).toMatchObject({
+    expect((await service.query(q('marmalade'))).hits[0]).toMatchObject({
       kind: 'tool_result',
       itemId: 'r1',
       toolUseId: 'tu1',
@@ -175,6 +175,23 @@ describe('search across sessions', () => {
     expect(index.documentCount).toBe(1);
   });
 
+  it('answers queries that arrive while a first build is under way from one build', async () => {
+    const { dirs, service } = setup();
+    const corpus = writeCorpus(dirs[0] as string, { sessions: 40, messages: 30, knownIn: 12 });
+    // Built on its own from the transcripts (no saved index yet, and it never saves one).
+    const fresh = new ProjectSearchIndex(dirs[0] as string, { saveIntervalMs: 60_000 });
+    expect(fresh.loaded).toBe('missing');
+    const [a, b] = await Promise.all([service.query(q(KNOWN_PHRASE)), service.query(q('npm test'))]);
+    expect(a.hits[0]?.itemId).toBe(corpus.known?.itemId);
+    expect(b.total).toBeGreaterThan(0);
+    service.dispose();
+    const saved = new ProjectSearchIndex(dirs[0] as string);
+    expect(saved.loaded).toBe('cache');
+    fresh.refresh();
+    // No piece indexed twice.
+    expect(saved.documentCount).toBe(fresh.documentCount);
+  });
+
   it('writes the index after a query rather than during it, and at shutdown', () => {
     const { dirs } = setup();
     const dir = dirs[0] as string;
@@ -187,7 +204,7 @@ describe('search across sessions', () => {
     expect(new ProjectSearchIndex(dir).loaded).toBe('cache');
   });
 
-  it('skips corrupt lines and indexes the head of a 5 MB tool result', () => {
+  it('skips corrupt lines and indexes the head of a 5 MB tool result', async () => {
     const { dirs, service } = setup();
     const file = path.join(dirs[0] as string, 's1.jsonl');
     const huge = `hugeheadword ${'x'.repeat(5 * 1024 * 1024)} hugetailword`;
@@ -208,11 +225,11 @@ describe('search across sessions', () => {
         }) +
         '{"type":"item","item":{"kind":"message","id":"torn',
     );
-    expect(service.query(q('survivor')).hits.map((h) => h.itemId)).toEqual(['u1']);
-    const head = service.query(q('hugeheadword')).hits;
+    expect((await service.query(q('survivor'))).hits.map((h) => h.itemId)).toEqual(['u1']);
+    const head = (await service.query(q('hugeheadword'))).hits;
     expect(head.map((h) => h.itemId)).toEqual(['r1']);
     expect(head[0]?.isError).toBe(true);
-    expect(service.query(q('hugetailword')).hits).toEqual([]);
+    expect((await service.query(q('hugetailword'))).hits).toEqual([]);
     const index = new ProjectSearchIndex(dirs[0] as string);
     expect(index.loaded).toBe('cache');
     expect(index.session('s1.jsonl')?.skipped).toBe(2);
@@ -220,7 +237,7 @@ describe('search across sessions', () => {
     expect(saved.length).toBeLessThan(MAX_RESULT_TEXT * 20);
   });
 
-  it('never follows a linked project folder or a linked transcript', () => {
+  it('never follows a linked project folder or a linked transcript', async () => {
     const { home, projectsDir, dirs, service } = setup();
     const outside = path.join(home, 'outside');
     mkdirSync(outside);
@@ -234,20 +251,24 @@ describe('search across sessions', () => {
       path.join(dirs[0] as string, 'own.jsonl'),
       sessionLine('own') + itemLine(userItem('m1', 'own secret text')),
     );
-    expect(service.query(q('secret', { scope: { kind: 'all' } })).hits.map((h) => h.itemId)).toEqual(['m1']);
-    expect(service.query(q('secret', { scope: { kind: 'project', projectId: 'linked' } })).hits).toEqual([]);
+    expect((await service.query(q('secret', { scope: { kind: 'all' } }))).hits.map((h) => h.itemId)).toEqual([
+      'm1',
+    ]);
+    expect(
+      (await service.query(q('secret', { scope: { kind: 'project', projectId: 'linked' } }))).hits,
+    ).toEqual([]);
     // Nothing was written into the linked folder.
     expect(() => statSync(path.join(outside, SEARCH_INDEX_FILE))).toThrow();
-    expect(() => service.query(q('secret', { scope: { kind: 'project', projectId: '..' } }))).toThrow(
+    await expect(service.query(q('secret', { scope: { kind: 'project', projectId: '..' } }))).rejects.toThrow(
       AppError,
     );
   });
 
-  it('rebuilds a corrupt, tampered or linked index file from the transcripts', () => {
+  it('rebuilds a corrupt, tampered or linked index file from the transcripts', async () => {
     const { home, dirs, service } = setup();
     const dir = dirs[0] as string;
     const corpus = writeCorpus(dir, { sessions: 5, messages: 12, knownIn: 3 });
-    expect(service.query(q(KNOWN_PHRASE)).hits[0]?.itemId).toBe(corpus.known?.itemId);
+    expect((await service.query(q(KNOWN_PHRASE))).hits[0]?.itemId).toBe(corpus.known?.itemId);
     const indexFile = path.join(dir, SEARCH_INDEX_FILE);
     const saved = new ProjectSearchIndex(dir);
     expect(saved.loaded).toBe('cache');

@@ -23,7 +23,7 @@ export class SearchService {
 
   constructor(private readonly deps: SearchServiceDeps) {}
 
-  query(q: SearchQuery): SearchAnswer {
+  async query(q: SearchQuery): Promise<SearchAnswer> {
     const words = queryWords(q.text);
     if (words.length === 0) return { hits: [], total: 0, models: [] };
     // The words as typed, in order, with any white space between: tested on the text as it is
@@ -49,7 +49,7 @@ export class SearchService {
     for (const projectId of ids) {
       const index = this.index(projectId);
       if (!index) continue;
-      index.refresh();
+      await index.refreshAsync();
       for (const m of index.models()) models.add(m);
       for (const r of index.query(q.text, filter))
         found.push({
