@@ -17,7 +17,7 @@ import path from 'node:path';
 
 /** Characters of `git status --short` kept; the rest is cut with a note. */
 export const GIT_STATUS_LIMIT = 2000;
-/** Each git call gets this long, then it is killed and the prompt has no git lines. */
+/** Both git calls together get this long; one still running then is killed, and there are no git lines. */
 export const GIT_TIMEOUT_MS = 2000;
 
 export interface GitSnapshot {
@@ -65,7 +65,13 @@ function gitEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
-function git(cwd: string, args: string[]): Promise<{ code: number | null; stdout: string }> {
+function git(
+  cwd: string,
+  args: string[],
+  deadline: number,
+): Promise<{ code: number | null; stdout: string }> {
+  const timeout = deadline - Date.now();
+  if (timeout <= 0) return Promise.resolve({ code: null, stdout: '' });
   return new Promise((resolve) => {
     execFile(
       'git',
@@ -73,7 +79,7 @@ function git(cwd: string, args: string[]): Promise<{ code: number | null; stdout
       {
         cwd,
         env: gitEnv(),
-        timeout: GIT_TIMEOUT_MS,
+        timeout,
         killSignal: 'SIGKILL',
         maxBuffer: 4 * 1024 * 1024,
         windowsHide: true,
@@ -96,8 +102,8 @@ function git(cwd: string, args: string[]): Promise<{ code: number | null; stdout
  * Null when a driver's name cannot be overridden on the command line (it holds `=` or a newline):
  * then git is not run at all.
  */
-async function filterOverrides(cwd: string): Promise<string[] | null> {
-  const r = await git(cwd, ['config', '--null', '--get-regexp', '^filter\\.']);
+async function filterOverrides(cwd: string, deadline: number): Promise<string[] | null> {
+  const r = await git(cwd, ['config', '--null', '--get-regexp', '^filter\\.'], deadline);
   // 1: no such key (the usual case); anything but 0 and 1 is a config git cannot read.
   if (r.code === 1) return [];
   if (r.code !== 0) return null;
@@ -146,19 +152,24 @@ export function truncateStatus(status: string, limit = GIT_STATUS_LIMIT): string
  * The branch and short status of the repository `dir` is in, or null: not in a repository, git
  * missing or too slow, or a repository that could not be read safely.
  */
-export async function takeGitSnapshot(dir: string): Promise<GitSnapshot | null> {
-  const filters = await filterOverrides(dir);
+export async function takeGitSnapshot(dir: string, timeoutMs = GIT_TIMEOUT_MS): Promise<GitSnapshot | null> {
+  const deadline = Date.now() + timeoutMs;
+  const filters = await filterOverrides(dir, deadline);
   if (filters === null) return null;
   const config = [...FIXED_OVERRIDES, ...filters].flatMap((c) => ['-c', c]);
-  const r = await git(dir, [
-    '--no-pager',
-    '--no-optional-locks',
-    ...config,
-    'status',
-    '--short',
-    '--branch',
-    '--ignore-submodules=all',
-  ]);
+  const r = await git(
+    dir,
+    [
+      '--no-pager',
+      '--no-optional-locks',
+      ...config,
+      'status',
+      '--short',
+      '--branch',
+      '--ignore-submodules=all',
+    ],
+    deadline,
+  );
   if (r.code !== 0) return null;
   const lines = r.stdout.split('\n');
   const first = lines[0] ?? '';
