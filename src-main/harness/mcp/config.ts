@@ -1,4 +1,4 @@
-import { openSync, readSync, closeSync, fstatSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { expandVars } from './expand';
 import type { McpScope, McpTransportKind } from './types';
@@ -52,7 +52,8 @@ type JsonRead = { kind: 'missing' } | { kind: 'bad'; problem: string } | { kind:
 export function readJsonConfig(file: string): JsonRead {
   let fd: number;
   try {
-    fd = openSync(file, 'r');
+    // Non-blocking: opening a FIFO for reading would otherwise wait for a writer, forever.
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing' };
