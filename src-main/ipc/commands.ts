@@ -25,7 +25,11 @@ export function commandHandlers(s: Services): Pick<HandlerMap, CommandChannels> 
           model: c.model,
           allowedTools: c.allowedTools,
         })),
-        problems,
+        // Paths and messages can be long (a link's target): cut to what the contract carries.
+        problems: problems.slice(0, 1000).map((p) => ({
+          file: p.file.slice(0, 4000),
+          message: p.message.slice(0, 2000),
+        })),
       };
     },
   };

@@ -87,3 +87,23 @@ describe('loadCustomCommands', () => {
     expect(problems[0]?.message).toMatch(/leads outside the project/);
   });
 });
+
+describe('loadCustomCommands limits', () => {
+  it('a flood of allowed-tools, an overlong rule or an overlong name is refused; 500 files at most', () => {
+    const t = layout();
+    const many = Array.from({ length: 101 }, (_, i) => `Bash(echo ${i})`).join(', ');
+    t.write(t.projectDir, 'flood.md', `---\nallowed-tools: ${many}\n---\nx`);
+    t.write(t.projectDir, 'long-rule.md', `---\nallowed-tools: Bash(${'x'.repeat(600)})\n---\nx`);
+    const deep = Array.from({ length: 5 }, () => 'n'.repeat(50)).join('/');
+    t.write(t.projectDir, `${deep}/cmd.md`, 'deep');
+    for (let i = 0; i < 510; i++) t.write(t.userDir, `c${String(i).padStart(3, '0')}.md`, `command ${i}`);
+    const { commands, problems } = t.load();
+    const why = (name: string) => problems.find((p) => p.file.endsWith(name))?.message ?? '';
+    expect(why('flood.md')).toMatch(/more than 100 entries/);
+    expect(why('long-rule.md')).toMatch(/longer than 500 characters/);
+    expect(why('cmd.md')).toMatch(/longer than 200 characters/);
+    // 500 files read in all: the project's two broken ones, then 498 of the user's.
+    expect(commands.filter((c) => c.scope === 'user')).toHaveLength(498);
+    expect(problems.filter((p) => p.message.includes('only the first 500'))).toHaveLength(1);
+  });
+});

@@ -9,6 +9,8 @@ import type { CommandFileProblem, CommandScope, CustomCommand } from './types';
 /** At most this many command files are read in all (a hostile or huge tree cannot stall a turn). */
 export const MAX_COMMAND_FILES = 500;
 const WALK = { depth: 8, maxDirs: 500, skip: NOT_ENTERED };
+/** A full name (`a:b:name`) longer than this is not one anybody types. */
+const MAX_NAME = 200;
 
 export interface CommandFolders {
   projectRoot: string;
@@ -77,6 +79,13 @@ function readFolder(
         problems.push({
           file: shown(file),
           message: `Not loaded: "${bad.replace(/[^\x20-\x7e]/g, '?')}" cannot be part of a command name (letters, digits, _ . - only).`,
+        });
+        continue;
+      }
+      if ([...parts, base].join(':').length > MAX_NAME) {
+        problems.push({
+          file: shown(file),
+          message: `Not loaded: its name (with its folders) is longer than ${MAX_NAME} characters.`,
         });
         continue;
       }

@@ -8,6 +8,9 @@ const MODEL = /^[A-Za-z0-9][A-Za-z0-9._:@/[\]-]{0,199}$/;
 /** YAML anchors may refer to earlier ones; a bomb of them must not hang the loader. */
 const MAX_ALIASES = 50;
 const MAX_DESCRIPTION = 300;
+/** More rules than any command needs; a longer list is a mistake (or an attempt to flood the list). */
+const MAX_ALLOWED_TOOLS = 100;
+const MAX_RULE_LENGTH = 500;
 const FENCE = /^---[ \t]*$/;
 
 export type ParsedCommandFile = { ok: true; command: CustomCommand } | { ok: false; message: string };
@@ -50,7 +53,15 @@ function toolList(value: unknown, errors: string[]): string[] {
       return [];
     }
     const name = item.trim();
+    if (name.length > MAX_RULE_LENGTH) {
+      errors.push(`allowed-tools has an entry longer than ${MAX_RULE_LENGTH} characters`);
+      return [];
+    }
     if (name !== '' && !names.includes(name)) names.push(name);
+  }
+  if (names.length > MAX_ALLOWED_TOOLS) {
+    errors.push(`allowed-tools lists more than ${MAX_ALLOWED_TOOLS} entries`);
+    return [];
   }
   return names;
 }
