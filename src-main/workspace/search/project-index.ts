@@ -187,24 +187,29 @@ export class ProjectSearchIndex {
    * sessions for seconds. A query arriving meanwhile waits for the same refresh.
    */
   refreshAsync(): Promise<boolean> {
-    this.running ??= (async () => {
-      try {
-        const steps = this.steps();
-        let since = performance.now();
-        let step = steps.next();
-        while (!step.done) {
-          if (performance.now() - since > YIELD_AFTER_MS) {
-            await new Promise((resolve) => setImmediate(resolve));
-            since = performance.now();
-          }
-          step = steps.next();
-        }
-        return step.value;
-      } finally {
-        this.running = null;
+    if (this.running) return this.running;
+    const run = this.stepAsync();
+    this.running = run;
+    // Cleared once settled (never before: a refresh with nothing to do settles at once).
+    const clear = () => {
+      if (this.running === run) this.running = null;
+    };
+    run.then(clear, clear);
+    return run;
+  }
+
+  private async stepAsync(): Promise<boolean> {
+    const steps = this.steps();
+    let since = performance.now();
+    let step = steps.next();
+    while (!step.done) {
+      if (performance.now() - since > YIELD_AFTER_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        since = performance.now();
       }
-    })();
-    return this.running;
+      step = steps.next();
+    }
+    return step.value;
   }
 
   /** The refresh, one transcript a step. */

@@ -192,6 +192,18 @@ describe('search across sessions', () => {
     expect(saved.documentCount).toBe(fresh.documentCount);
   });
 
+  it('finds what a session wrote since the last query', async () => {
+    const { dirs, service } = setup();
+    const file = path.join(dirs[0] as string, 's1.jsonl');
+    writeFileSync(file, sessionLine('s1') + itemLine(userItem('u1', 'an early question')));
+    expect((await service.query(q('early'))).total).toBe(1);
+    for (const [i, word] of ['tangerine', 'kumquat', 'pomelo'].entries()) {
+      appendFileSync(file, itemLine(userItem(`later-${i}`, `a later ${word} question`)));
+      expect((await service.query(q(word))).hits.map((h) => h.itemId)).toEqual([`later-${i}`]);
+      expect((await service.query(q('question'))).total).toBe(i + 2);
+    }
+  });
+
   it('writes the index after a query rather than during it, and at shutdown', () => {
     const { dirs } = setup();
     const dir = dirs[0] as string;
