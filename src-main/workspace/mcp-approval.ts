@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { readJsonObject } from '../harness/permissions/settings-file';
-import { localSettingsFile, type SourceLocations } from '../harness/permissions/settings-sources';
-import { PROJECT_MCP_FILE, trustKey } from '../harness/permissions/trust';
+import type { SourceLocations } from '../harness/permissions/settings-sources';
+import { projectServerApproval } from '../harness/mcp/approval';
+import { PROJECT_MCP_FILE } from '../harness/permissions/trust';
 
 /**
  * Which MCP servers of a project may start in the app, and which the person switched off.
@@ -41,7 +42,7 @@ export const PROJECT_DISABLED_KEY = 'disabledMcpjsonServers';
 export interface McpApproval {
   approve(name: string): boolean;
   /**
-   * Switched off: a project server by `disabledMcpjsonServers` (user or local settings), any server by
+   * Switched off: a project server by `disabledMcpjsonServers` (user or project settings), any server by
    * Carapace's `disabledMcpServers`. By name: the manager keeps one server per name.
    */
   isDisabled(name: string): boolean;
@@ -49,40 +50,37 @@ export interface McpApproval {
   fingerprint(): string;
 }
 
-/** Reads the files afresh on every question: trust given in the window applies at once. */
+/**
+ * Reads the files afresh on every question: trust given in the window applies at once. Approval is
+ * the harness's own rule (harness/mcp/approval.ts, as `-p` applies it); this adds the switches.
+ */
 export function mcpApproval(loc: SourceLocations): McpApproval {
   const root = loc.projectRoot;
   const facts = () => {
-    const user = readObject(userSettingsFile(loc));
-    const local = readObject(localSettingsFile(root));
-    const accepted = loc.trust?.accepted(root) ?? new Set<string>();
-    return { user, local, accepted, configs: projectServerConfigs(root) };
+    const configs = projectServerConfigs(root);
+    const project = projectServerApproval({
+      projectRoot: root,
+      carapaceHome: loc.home,
+      policyFile: loc.policyFile,
+      ...(loc.trust ? { trust: loc.trust } : {}),
+    });
+    const ownSwitch = strings(readObject(userSettingsFile(loc))[USER_DISABLED_KEY]);
+    return { configs, project, ownSwitch };
   };
-  const approveWith = (f: ReturnType<typeof facts>, name: string): boolean => {
-    if (f.user['enableAllProjectMcpServers'] === true) return true;
-    if (strings(f.user['enabledMcpjsonServers']).includes(name)) return true;
-    if (f.local['enableAllProjectMcpServers'] === true && f.accepted.has(trustKey.mcpEnableAll)) return true;
-    if (strings(f.local['enabledMcpjsonServers']).includes(name) && f.accepted.has(trustKey.mcpEnabled(name)))
-      return true;
-    const config = f.configs[name];
-    return config !== undefined && f.accepted.has(trustKey.mcpServer(name, config));
-  };
-  const disabledWith = (f: ReturnType<typeof facts>, name: string): boolean =>
-    [f.user[PROJECT_DISABLED_KEY], f.local[PROJECT_DISABLED_KEY], f.user[USER_DISABLED_KEY]].some((list) =>
-      strings(list).includes(name),
-    );
+  const disabledWith = (f: ReturnType<typeof facts>, name: string) =>
+    f.project.disabled(name) || f.ownSwitch.includes(name);
   return {
-    approve: (name) => approveWith(facts(), name),
+    // A switched-off server is not approved either; the manager shows it as disabled.
+    approve: (name) => facts().project.approve(name),
     isDisabled: (name) => disabledWith(facts(), name),
     fingerprint: () => {
       const f = facts();
       const names = Object.keys(f.configs).sort();
       return JSON.stringify([
         f.configs,
-        names.filter((n) => approveWith(f, n)),
-        strings(f.user[PROJECT_DISABLED_KEY]),
-        strings(f.local[PROJECT_DISABLED_KEY]),
-        strings(f.user[USER_DISABLED_KEY]),
+        names.filter((n) => f.project.approve(n)),
+        names.filter((n) => f.project.disabled(n)),
+        f.ownSwitch,
       ]);
     },
   };

@@ -179,6 +179,26 @@ describe('McpService', () => {
     await until(() => t.state('echo') === 'connected', 'echo to connect again');
   });
 
+  it("a server the project's own settings switch off stays off, and switching it on says why", async () => {
+    const t = setup();
+    t.writeMcpJson({ echo: t.server() });
+    t.trust.trustCurrent(t.project);
+    mkdirSync(path.join(t.project, '.claude'));
+    writeFileSync(
+      path.join(t.project, '.claude', 'settings.json'),
+      JSON.stringify({ disabledMcpjsonServers: ['echo'] }),
+    );
+    await t.service.ready('p1');
+    expect(t.state('echo')).toBe('disabled');
+    expect(() => t.service.setEnabled('p1', 'echo', true)).toThrow(
+      expect.objectContaining({
+        code: 'CONFLICT',
+        message: expect.stringContaining('.claude/settings.json'),
+      }),
+    );
+    expect(t.state('echo')).toBe('disabled');
+  });
+
   it('a user server is switched in Carapace user settings (disabledMcpServers), and the settings are re-read', async () => {
     const t = setup();
     writeFileSync(path.join(t.homeDir, '.claude.json'), JSON.stringify({ mcpServers: { mine: t.server() } }));

@@ -221,6 +221,12 @@ export class McpService {
       setListed(userSettingsFile(loc), USER_DISABLED_KEY, name, !enabled);
       this.deps.onUserSettingsWritten?.();
     }
+    // Still off: another file the app does not write (the project's settings, the policy) says so.
+    if (enabled && mcpApproval(loc).isDisabled(name))
+      throw new AppError(
+        'CONFLICT',
+        `"${name}" stays off: disabledMcpjsonServers in the project's .claude/settings.json or the managed policy lists it.`,
+      );
     return this.view(projectId);
   }
 
