@@ -9,6 +9,8 @@ import type { ModelRouter } from '../harness/model/model-client';
 import { interactiveHandler } from '../harness/permissions/handlers';
 import { restoredMode, trustedModes, type TrustedModes } from '../harness/permissions/default-mode';
 import { sessionHookRunner } from './session-hooks';
+import { SessionHookEvents } from '../harness/hooks/session-events';
+import { permissionRequestDecider } from '../harness/hooks/permission-request';
 import type { PermissionLogEntry } from '@shared/domain/permissions';
 import type { PermissionBroker } from './permission-broker';
 import type { BudgetService } from './budget-service';
@@ -16,6 +18,7 @@ import { managedPolicyError, type SourceLocations } from '../harness/permissions
 import { homedir } from 'node:os';
 import { createTranscript, readTranscript, repairTornTail } from '../harness/session/transcript-file';
 import type { AnyTool } from '../harness/tools/tool';
+import type { McpManager } from '../harness/mcp/types';
 import { AppError } from '../platform/errors';
 import type { Logger } from '../platform/logger';
 import type { EventHub } from './event-hub';
@@ -62,6 +65,8 @@ export interface SessionManagerDeps {
   /** The skills a project's sessions are offered through the Skill tool; none without it. */
   skillCatalog?:
     ((projectRoot: string, report: (problems: SkillProblem[]) => void) => SkillCatalog) | undefined;
+  /** A project's MCP servers (mcp-service.ts), whose tools its sessions get; none without it. */
+  mcp?: ((projectId: string) => McpManager) | undefined;
   /** Idle sessions kept in memory (session-cache.ts); more are read back from disk when used. */
   hydratedBound?: number | undefined;
 }
@@ -81,6 +86,8 @@ export class SessionManager {
   private readonly indexes = new Map<string, SessionIndex>();
   /** Which project each known session belongs to, and its file. */
   private readonly known = new Map<string, { projectId: string; file: string }>();
+  /** The hook events of each session in memory: SessionStart/End, Notification (hooks/session-events.ts). */
+  private readonly hookEvents = new Map<string, SessionHookEvents>();
   /** The teams of coordinator sessions. */
   private readonly teams: SessionTeams;
   /** Archive and trash (session-archive.ts). */
@@ -126,7 +133,7 @@ export class SessionManager {
     this.known.delete(sessionId);
     // Its team goes with it (the terminal, owned by the IPC layer, is closed there once it has moved).
     this.teams.forget(sessionId);
-    if (s) void s.engine.close().catch(() => undefined);
+    if (s) void this.endHooks(s.id).finally(() => s.engine.close().catch(() => undefined));
     return () => {
       if (where) this.known.set(sessionId, where);
     };
@@ -240,6 +247,7 @@ export class SessionManager {
       { type: 'mode', mode: meta.permissionMode, at: createdAt },
     ]);
     const session = this.build(meta, projectId, project.path, file, []);
+    this.hookEvents.get(id)?.start('startup');
     // Its tab opens, active.
     this.onScreen.set(projectId, id);
     this.live.set(id, session);
@@ -357,6 +365,7 @@ export class SessionManager {
     // Read back, it is an ordinary session (the flag lives in memory only): the window is told so.
     s.setBackground(false);
     this.index(s.projectId).update(s.file, s.meta());
+    void this.endHooks(s.id);
     void s.engine.close().catch((error: unknown) => {
       this.deps.logger.warn(`Closing session ${s.id}: ${(error as Error).message}`);
     });
@@ -398,7 +407,16 @@ export class SessionManager {
     await Promise.allSettled(running.map((s) => s.settled()));
     // Workers stop mid-turn like the rest; their teams come back, idle, when reopened.
     await this.teams.close();
+    // SessionEnd for every session still open, each within its budget, before the engines close.
+    await Promise.allSettled([...this.hookEvents.keys()].map((id) => this.endHooks(id)));
     await Promise.allSettled([...this.live.values()].map((s) => s.engine.close()));
+  }
+
+  /** SessionEnd (reason other) for a session leaving memory: closed, moved away, or the app quitting. */
+  private async endHooks(sessionId: string): Promise<void> {
+    const events = this.hookEvents.get(sessionId);
+    this.hookEvents.delete(sessionId);
+    await events?.end('other');
   }
 
   /** The modes a project's sessions may use: the start mode and whether bypass is available. */
@@ -437,6 +455,7 @@ export class SessionManager {
     const log = lines.flatMap((l) => (l.type === 'permission' ? [l.entry] : []));
     const session = this.build(meta, where.projectId, project.path, where.file, log);
     session.engine.resume(lines);
+    this.hookEvents.get(sessionId)?.start('resume');
     for (const problem of problems) {
       // Shown, not written: apart from a torn tail moved aside, the file is left as it was.
       const notice: NoticeItem = {
@@ -485,8 +504,15 @@ export class SessionManager {
       home: homedir(),
       onProblem: (problem) => session?.notify('warning', `Hooks: ${problem}`, 'hook_settings'),
     });
+    const hookEvents = new SessionHookEvents(hooks, {
+      notify: (messages) => {
+        for (const m of messages) session?.notify('warning', `Hooks: ${m}`, 'hook_message');
+      },
+    });
+    this.hookEvents.set(meta.id, hookEvents);
     const runtime = createRuntime({
       hooks,
+      mcp: this.deps.mcp?.(projectId),
       sessionId: meta.id,
       projectRoot: projectPath,
       transcriptFile: file,
@@ -498,7 +524,11 @@ export class SessionManager {
       mode: () =>
         mode === 'bypassPermissions' && !this.modes(projectPath).bypass.available ? 'default' : mode,
       // A person answers in the UI; hooks and a classifier join this race when they exist.
-      handler: interactiveHandler({ askUser: this.deps.broker.decider(projectPath) }),
+      // PermissionRequest hooks race the person; Notification hooks hear of each question.
+      handler: interactiveHandler({
+        askUser: hookEvents.askUser(this.deps.broker.decider(projectPath)),
+        hooks: permissionRequestDecider(hooks),
+      }),
       onDecision: (entry) => session?.recordDecision(entry),
       model: meta.model,
       fallbackModel: this.deps.fallbackModel(),
@@ -541,7 +571,12 @@ export class SessionManager {
       projectId,
       file,
       engine,
-      runtime,
+      // A turn starting ends the idle spell the idle Notification waits on.
+      runtime: {
+        ...runtime,
+        run: (prompt, options) => (hookEvents.turnStarted(), runtime.run(prompt, options)),
+        retry: (options) => (hookEvents.turnStarted(), runtime.retry(options)),
+      },
       agentStops,
       agentWaiting: (agentId) => this.deps.broker.waitingAgent(agentId),
       hub: this.deps.hub,
@@ -552,6 +587,7 @@ export class SessionManager {
       },
       onChanged: (s) => {
         this.index(s.projectId).update(s.file, s.meta());
+        if (s.activity === 'idle' || s.activity === 'error') hookEvents.turnEnded();
         // A coordinator's turn ended: mail that came as it ended starts the next one.
         if (meta.coordinator) this.teams.wake(s.id);
       },
