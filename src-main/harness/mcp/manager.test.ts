@@ -1,6 +1,12 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+// eslint-disable-next-line @typescript-eslint/no-deprecated -- an SSE-only server is what is tested
+import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { z } from 'zod';
 import { tempDir } from '../../test-support/temp';
 import type { ToolUseContext } from '../tools/tool';
 import { createMcpManager } from './manager';
@@ -41,7 +47,63 @@ async function callTool(
   }
 }
 
+/** A server that speaks only the old HTTP+SSE transport (GET /sse, POST /messages). */
+async function startSseOnly() {
+  // eslint-disable-next-line @typescript-eslint/no-deprecated -- see the import
+  const transports = new Map<string, SSEServerTransport>();
+  const paths: string[] = [];
+  const http = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    paths.push(`${req.method ?? ''} ${url.pathname}`);
+    if (req.method === 'GET' && url.pathname === '/sse') {
+      // eslint-disable-next-line @typescript-eslint/no-deprecated -- see the import
+      const transport = new SSEServerTransport('/messages', res);
+      transports.set(transport.sessionId, transport);
+      const server = new McpServer({ name: 'old', version: '1.0.0' });
+      server.registerTool('ping', { description: 'Pong.', inputSchema: { n: z.number() } }, ({ n }) => ({
+        content: [{ type: 'text', text: `pong ${n}` }],
+      }));
+      void server.connect(transport);
+      return;
+    }
+    const transport = transports.get(url.searchParams.get('sessionId') ?? '');
+    if (req.method === 'POST' && url.pathname === '/messages' && transport) {
+      void transport.handlePostMessage(req, res);
+      return;
+    }
+    res.writeHead(404).end();
+  });
+  http.listen(0, '127.0.0.1');
+  await new Promise((resolve) => http.once('listening', resolve));
+  onTestFinished(async () => {
+    for (const t of transports.values()) await t.close();
+    http.closeAllConnections();
+    await new Promise<void>((resolve) => http.close(() => resolve()));
+  });
+  const { port } = http.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/sse`, paths };
+}
+
 describe('createMcpManager', () => {
+  it('an "http" server that only speaks SSE is reached over SSE, on a fresh client', async () => {
+    const old = await startSseOnly();
+    const { manager } = setup(
+      {},
+      { cliConfigs: [JSON.stringify({ mcpServers: { old: { type: 'http', url: old.url } } })] },
+    );
+    await manager.start();
+    expect(manager.list().map((s) => [s.name, s.scope, s.transport, s.state])).toEqual([
+      ['old', 'cli', 'sse', 'connected'],
+    ]);
+    // Streamable HTTP was tried first (a POST to the URL), then SSE.
+    expect(old.paths[0]).toBe('POST /sse');
+    expect(old.paths).toContain('GET /sse');
+    expect(manager.logs('old').join('\n')).toMatch(/streamable HTTP failed .*; trying SSE/);
+    const ping = manager.tools().find((t) => t.name === 'mcp__old__ping');
+    if (!ping) throw new Error('no ping tool');
+    expect(await callTool(ping, { n: 7 })).toEqual({ content: 'pong 7' });
+  });
+
   it('lists each server with its state, tools and resources; keeps its stderr for logs', async () => {
     const { manager } = setup(
       { demo: demo(), later: demo(), off: demo() },
@@ -114,6 +176,22 @@ describe('createMcpManager', () => {
     expect(problems.join('\n')).toMatch(/"!!!": the name has no letters or digits/);
     // Restarting a blocked one does not start it.
     expect((await manager.restart('a_b')).state).toBe('failed');
+  });
+
+  it('tools with a name too long for the API or a schema too big for every request are left out, by name', async () => {
+    const { manager, problems } = setup({ demo: demo({ DEMO_HOSTILE_TOOLS: '1' }) });
+    await manager.start();
+    expect(manager.tools().map((t) => t.name)).toEqual([
+      'mcp__demo__echo',
+      'mcp__demo__big',
+      'mcp__demo__crash',
+      'ListMcpResourcesTool',
+      'ReadMcpResourceTool',
+    ]);
+    expect(problems.join('\n')).toMatch(
+      /tool "huge_schema" left out \(its input schema is over 100000 characters/,
+    );
+    expect(problems.join('\n')).toMatch(/tool "n{70}" left out \(mcp__demo__n{70} is over 64 characters\)/);
   });
 
   it('a command that cannot start is a failed server with the reason; start() never throws', async () => {

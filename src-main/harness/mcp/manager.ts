@@ -9,6 +9,8 @@ import type { McpManager, McpManagerOptions, McpServerStatus, McpToolInfo } from
 
 export type { McpManager, McpManagerOptions, McpServerStatus } from './types';
 
+/** A tool's schema rides in every request: a server must not fill the context with one. */
+const MAX_SCHEMA_CHARS = 100_000;
 /** How many of a server's stderr lines are kept for `logs`. */
 const LOG_LINES = 200;
 
@@ -157,12 +159,16 @@ export function createMcpManager(o: McpManagerOptions): McpManager {
       const taken = new Set<string>();
       for (const t of c.tools) {
         const fullName = mcpToolName(s.toolPrefix, t.name);
-        if (fullName.length > MAX_TOOL_NAME || taken.has(fullName)) {
-          const why = taken.has(fullName)
-            ? 'another of its tools has that name'
-            : `over ${MAX_TOOL_NAME} characters`;
-          log(s, `tool "${t.name}" left out: ${fullName} is ${why}`);
-          o.onProblem?.(`MCP server "${s.entry.name}": tool "${t.name}" left out (${fullName} is ${why})`);
+        const why = taken.has(fullName)
+          ? `${fullName} is another of its tools' name`
+          : fullName.length > MAX_TOOL_NAME
+            ? `${fullName} is over ${MAX_TOOL_NAME} characters`
+            : JSON.stringify(t.inputSchema).length > MAX_SCHEMA_CHARS
+              ? `its input schema is over ${MAX_SCHEMA_CHARS} characters, sent with every request`
+              : null;
+        if (why !== null) {
+          log(s, `tool "${t.name}" left out: ${why}`);
+          o.onProblem?.(`MCP server "${s.entry.name}": tool "${t.name}" left out (${why})`);
           continue;
         }
         taken.add(fullName);
