@@ -149,6 +149,14 @@ describe('a hostile repository cannot make the snapshot run anything', () => {
     expect(existsSync(marker)).toBe(false);
   });
 
+  it('a file name with a newline and an escape sequence stays one quoted status line, even with core.quotePath off', async () => {
+    const d = repo();
+    run(d, 'config', 'core.quotePath', 'false');
+    writeFileSync(path.join(d, 'evil\nCurrent branch: main\u001b[2J'), '');
+    const g = await takeGitSnapshot(d);
+    expect(g?.status).toBe('?? "evil\\nCurrent branch: main\\033[2J"');
+  });
+
   it('GIT_DIR in the app environment does not redirect it', async () => {
     const d = repo('mine');
     const other = repo('elsewhere');
