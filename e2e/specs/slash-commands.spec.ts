@@ -75,6 +75,12 @@ test('typing / opens the command list: filtered as you type, arrows and Esc, foc
   await expect(log).toContainText('Please fix GitHub issue #42.');
   await expect(log).toContainText('DONE');
 
+  // /compact is run by the session's engine: Enter on it compacts the conversation so far.
+  await box.fill('/comp');
+  await box.press('Enter');
+  await expect(log).toContainText(/Conversation compacted \(manual\)/);
+  await expect(box).toHaveValue('');
+
   await page.setViewportSize({ width: 900, height: 600 });
   await box.fill('/');
   await expect(list).toBeVisible();
