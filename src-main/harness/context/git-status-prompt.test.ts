@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { testEngine, text } from '../../test-support/engine';
@@ -40,6 +40,21 @@ describe('git in the system prompt', () => {
     expect(first).toContain('Status:\\n M a.txt');
     expect(first).not.toContain('later.txt');
     expect(second).toBe(first);
+  });
+
+  it('a project in a subfolder of a repository gets the branch of its repository and is said to be in git', async () => {
+    const repo = tempDir('carapace-git-prompt-');
+    git(repo, 'init', '-q', '-b', 'trunk');
+    const sub = path.join(repo, 'packages', 'app');
+    mkdirSync(sub, { recursive: true });
+    const t = await testEngine(
+      { steps: [{ reply: { content: [text('One.')] } }] },
+      { projectRoot: sub, cwd: sub },
+    );
+    await t.run('one');
+    const system = systemText(t.api.requests[0]?.body);
+    expect(system).toContain('Is a git repository: yes');
+    expect(system).toContain('Current branch: trunk');
   });
 
   it('a folder outside git gets no git lines', async () => {

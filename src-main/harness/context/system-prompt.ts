@@ -54,7 +54,8 @@ function envDetails(o: SystemPromptOptions): string {
     '<env>',
     `Working directory: ${o.cwd}`,
     `Project root: ${o.projectRoot}`,
-    `Is a git repository: ${existsSync(path.join(o.projectRoot, '.git')) ? 'yes' : 'no'}`,
+    // The snapshot also finds the repository of a project that is a subfolder of one.
+    `Is a git repository: ${o.git || existsSync(path.join(o.projectRoot, '.git')) ? 'yes' : 'no'}`,
     `Platform: ${o.platform}`,
     `Today's date: ${o.date.toISOString().slice(0, 10)}`,
     '</env>',
