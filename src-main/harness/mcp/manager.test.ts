@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-// eslint-disable-next-line @typescript-eslint/no-deprecated -- an SSE-only server is what is tested
+ 
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { z } from 'zod';
