@@ -1,6 +1,7 @@
 import { newSession, setSessionModel } from '../../ipc/actions';
 import { showToast, useStore } from '../../stores/store';
 import { findModel } from './suggestions';
+import { useSettingsPage } from '../settings/settings-page';
 
 /** What the composer does after a built-in ran: clear the box, send the text, or complete it. */
 export type BuiltinOutcome =
@@ -44,10 +45,12 @@ export async function runBuiltin(name: string, args: string, sessionId: string):
       store.setMemoryOpen(true);
       return { kind: 'done' };
     case 'permissions':
+      useSettingsPage.setState({ page: 'general' });
       useStore.setState({ dialog: 'settings' });
       revealSection('Permission rules');
       return { kind: 'done' };
     case 'mcp':
+      useSettingsPage.setState({ page: 'mcp' });
       useStore.setState({ dialog: 'settings' });
       revealSection('MCP servers');
       return { kind: 'done' };
