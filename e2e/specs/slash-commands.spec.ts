@@ -138,6 +138,10 @@ test('/cost opens the session cost view; /model picks a model from the list and 
   await box.press('Enter');
   const help = page.getByRole('dialog', { name: 'Slash commands' });
   await expect(help).toContainText('/compact');
+  await page.setViewportSize({ width: 900, height: 600 });
+  // The list of commands fits the window at 900×600 (its own scroll, no sideways overflow).
+  expect(await help.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+  await page.screenshot({ path: test.info().outputPath('slash-help-900x600.png') });
   await page.keyboard.press('Escape');
   // /resume lists archived sessions; /permissions opens Settings at the rules.
   await box.fill('/resume');
