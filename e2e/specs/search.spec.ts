@@ -133,3 +133,45 @@ test('Ctrl+K finds a phrase across sessions, Enter opens its session scrolled to
     rmSync(project, { recursive: true, force: true });
   }
 });
+
+test('a message found in another project opens that project and scrolls to it', async ({ page }) => {
+  test.setTimeout(120_000);
+  const home = mkdtempSync(path.join(tmpdir(), 'carapace-home-'));
+  const here = tempProject('here');
+  const elsewhere = tempProject('elsewhere');
+  const [own] = seedSessions(home, here, 1, 20);
+  const [other, target] = seedSessions(home, elsewhere, 2, 300);
+  if (!own || !other || !target) throw new Error('seeding failed');
+  plantPhrase(home, elsewhere, target.id, other.id);
+  const serve = await startServe({ home, project: here });
+  try {
+    await page.setViewportSize({ width: 1400, height: 900 });
+    await page.goto(serve.url);
+    const log = page.getByRole('log', { name: 'Transcript' });
+    await expect(log.getByText(own.lastText.split('\n').at(-1) ?? '', { exact: true })).toBeVisible({
+      timeout: 30_000,
+    });
+    await page.keyboard.press('Control+k');
+    const palette = page.getByRole('dialog', { name: 'Command palette' });
+    await page.keyboard.type(PHRASE);
+    // Not in this project.
+    await expect(palette.getByRole('status')).toHaveText('0 messages found');
+    await palette.getByRole('button', { name: /Filters/ }).click();
+    await palette.getByLabel('Where').selectOption('all');
+    const hit = palette.getByRole('option').filter({ hasText: 'saffron' });
+    await expect(hit).toHaveCount(1);
+    await expect(hit).toContainText(path.basename(realpathSync(elsewhere)));
+    await palette.getByRole('combobox', { name: /Search sessions/ }).focus();
+    await page.keyboard.press('Enter');
+    await expect(palette).toBeHidden();
+    await expect(page.getByRole('tab', { selected: true })).toContainText('Long session 2');
+    const message = log.getByText(`We schedule the ${PHRASE} for after the freeze.`);
+    await expect(message).toBeVisible({ timeout: 30_000 });
+    await inViewport(page, message);
+  } finally {
+    await serve.stop();
+    rmSync(home, { recursive: true, force: true });
+    rmSync(here, { recursive: true, force: true });
+    rmSync(elsewhere, { recursive: true, force: true });
+  }
+});
