@@ -8,6 +8,7 @@ import { SettingsService } from './harness/settings/settings-service';
 import { builtinTools } from './harness/tools/registry';
 import { createAgentCatalog } from './harness/agents/catalog';
 import { createSkillCatalog } from './harness/skills/catalog';
+import { loadPluginComponents } from './harness/plugins/load-plugins';
 import { SandboxService } from './harness/bash/sandbox';
 import { TrustStore, trustFile } from './harness/permissions/trust';
 import { sanitizeEnv } from './platform/env';
@@ -139,7 +140,13 @@ export function createCarapace(options: CarapaceOptions): Carapace {
     agentCatalog: (projectRoot, report) =>
       createAgentCatalog({ projectRoot, home: homedir(), carapaceHome: paths.home, onProblems: report }),
     skillCatalog: (projectRoot, report) =>
-      createSkillCatalog({ projectRoot, home: homedir(), carapaceHome: paths.home, onProblems: report }),
+      createSkillCatalog({
+        projectRoot,
+        home: homedir(),
+        carapaceHome: paths.home,
+        onProblems: report,
+        plugins: () => loadPluginComponents(paths.home),
+      }),
   });
   // The terminal panel is the user's own shell: their environment, unsanitised, outside the sandbox.
   const terminals = new TerminalManager(hub, { env: options.env });

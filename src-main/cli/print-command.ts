@@ -15,6 +15,7 @@ import { SettingsService } from '../harness/settings/settings-service';
 import { builtinTools } from '../harness/tools/registry';
 import { createAgentCatalog } from '../harness/agents/catalog';
 import { createSkillCatalog } from '../harness/skills/catalog';
+import { loadPluginComponents } from '../harness/plugins/load-plugins';
 import { SandboxService } from '../harness/bash/sandbox';
 import { sanitizeEnv } from '../platform/env';
 import { carapaceHome, dataPaths, managedSettingsFile, projectSlug } from '../platform/paths';
@@ -275,6 +276,8 @@ export async function runPrint(o: PrintOptions, io: PrintIo): Promise<number> {
       projectRoot,
       home,
       carapaceHome: paths.home,
+      // The person's installed plugins that are enabled: their skills join the rest.
+      plugins: () => loadPluginComponents(paths.home),
       // A broken skill is reported and skipped; the run goes on.
       onProblems: (problems) => {
         for (const p of problems) io.stderr.write(`carapace: skill ${p.file}: ${p.message}\n`);

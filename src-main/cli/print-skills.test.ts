@@ -10,6 +10,7 @@ import { startScriptedApi, type ScriptedApi } from '../devtools/scripted-api/ser
 import { text, toolUse } from '../test-support/engine';
 import { tempDir } from '../test-support/temp';
 import { parsePrintArgs } from './print-args';
+import { installPlugin, setPluginEnabled } from '../harness/plugins/registry';
 import { runPrint } from './print-command';
 
 /*
@@ -105,6 +106,37 @@ describe('carapace -p with skills', () => {
     expect(loaded).toContain(`Base directory for this skill: ${dir}`);
     expect(loaded).toContain('- style.md');
     expect(loaded).toContain(`SAY-HELLO-MARKER to Ada, then read ${dir}/style.md.`);
+  });
+
+  it('offers an enabled plugin’s skills as plugin:skill and loads them on use; a disabled plugin’s are gone', async () => {
+    const s = await setup([
+      {
+        when: { lastUserText: 'lint it' },
+        reply: { content: [toolUse('Skill', { skill: 'tools:lint' })], stop_reason: 'tool_use' },
+      },
+      { when: { lastUserText: 'Launching skill: tools:lint' }, reply: { content: [text('Linted.')] } },
+    ]);
+    const root = tempDir('carapace-plugin-');
+    mkdirSync(path.join(root, '.claude-plugin'), { recursive: true });
+    writeFileSync(path.join(root, '.claude-plugin', 'plugin.json'), JSON.stringify({ name: 'tools' }));
+    mkdirSync(path.join(root, 'skills', 'lint'), { recursive: true });
+    writeFileSync(
+      path.join(root, 'skills', 'lint', 'SKILL.md'),
+      '---\ndescription: Lints the project.\n---\nPLUGIN-LINT-BODY\n',
+    );
+    installPlugin(s.home, root);
+    const r = await s.run('lint it');
+    expect(r.result['result']).toBe('Linted.');
+    expect(skillTool(s.api.requests[0]!)?.description).toContain('- tools:lint: Lints the project.');
+    expect(lastText(s.api.requests[1])).toContain('PLUGIN-LINT-BODY');
+    expect(lastText(s.api.requests[1])).toContain(
+      `Base directory for this skill: ${path.join(root, 'skills', 'lint')}`,
+    );
+
+    setPluginEnabled(s.home, 'tools', false);
+    const before = s.api.requests.length;
+    await s.run('hello');
+    expect(skillTool(s.api.requests[before]!)?.description).not.toContain('tools:lint');
   });
 
   it('reports a broken skill and a skill linked out of the project, and still runs', async () => {

@@ -211,7 +211,7 @@ function readFolder(
 export function loadSkills(
   o: SkillFolders & {
     /** Enabled plugins' skills folders (plugins/), read after the project's, before the built-ins. */
-    plugins?: readonly SkillsFolder[];
+    plugins?: readonly SkillsFolder[] | undefined;
   },
 ): { skills: SkillDefinition[]; problems: SkillProblem[] } {
   const problems: SkillProblem[] = [];
