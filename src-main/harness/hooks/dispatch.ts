@@ -113,6 +113,20 @@ export class HookRunner {
   private readonly listeners = new Set<(record: HookRunRecord) => void>();
   private queued: string[] = [];
   private model: HookModel | null = null;
+  private startPending: Promise<unknown> | null = null;
+
+  /** A SessionStart run under way: the first prompt waits for its context (hooks/wire.ts promptHook). */
+  whileStarting(run: Promise<unknown>): void {
+    const p = run.finally(() => {
+      if (this.startPending === p) this.startPending = null;
+    });
+    this.startPending = p;
+  }
+
+  /** The SessionStart run under way, if any. */
+  starting(): Promise<unknown> | null {
+    return this.startPending;
+  }
 
   /** The session's model, for prompt and agent hooks (attached by its main agent's runtime). */
   useModel(model: HookModel): void {

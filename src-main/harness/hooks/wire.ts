@@ -282,6 +282,15 @@ export function promptHook(
   runner: HookRunner,
 ): (prompt: string, signal: AbortSignal) => Promise<PromptHookAnswer> | null {
   return (prompt, signal) => {
+    // A SessionStart still running (the app starts it as the session opens): its context is waited for.
+    const pending = runner.starting();
+    if (pending)
+      return pending
+        .catch(() => undefined)
+        .then(() => decide(prompt, signal) ?? { blocked: null, context: null, messages: [] });
+    return decide(prompt, signal);
+  };
+  function decide(prompt: string, signal: AbortSignal): Promise<PromptHookAnswer> | null {
     const queued = runner.takeQueuedContext();
     // None configured and nothing queued: null at once, so the turn records the prompt without
     // waiting (the app's session reads the person's message back synchronously after starting it).
@@ -293,7 +302,7 @@ export function promptHook(
       ...a,
       context: [...queued, ...(a.context !== null ? [a.context] : [])].join('\n') || null,
     }));
-  };
+  }
   async function ask(prompt: string, signal: AbortSignal): Promise<PromptHookAnswer> {
     const out = await runner.run('UserPromptSubmit', {}, { prompt }, signal);
     const blocked = out.blocked ?? (out.stop ? out.stop.reason : null);
@@ -353,8 +362,11 @@ export function compactHooks(runner: HookRunner, onMessages?: (messages: string[
       return { instructions: parts.length > 0 ? parts.join('\n\n') : undefined };
     },
     async after(trigger, summary) {
-      if (!runner.has('PostCompact')) return;
       const text = summary.content.map((b) => (b.type === 'text' ? b.text : '')).join('');
+      // The session goes on from the summary: SessionStart (source compact), its context with the next prompt.
+      const started = await sessionStartHook(runner, 'compact');
+      if (started.length > 0) onMessages?.(started);
+      if (!runner.has('PostCompact')) return;
       const out = await runner.run(
         'PostCompact',
         { matchValue: trigger },
