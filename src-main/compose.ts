@@ -9,6 +9,7 @@ import { builtinTools } from './harness/tools/registry';
 import { createAgentCatalog } from './harness/agents/catalog';
 import { createSkillCatalog } from './harness/skills/catalog';
 import { loadPluginComponents } from './harness/plugins/load-plugins';
+import { withPluginAgents } from './harness/plugins/plugin-agents';
 import { SandboxService } from './harness/bash/sandbox';
 import { TrustStore, trustFile } from './harness/permissions/trust';
 import { sanitizeEnv } from './platform/env';
@@ -137,8 +138,12 @@ export function createCarapace(options: CarapaceOptions): Carapace {
     broker,
     budgets,
     sandbox,
+    mcp: (projectId) => mcp.forSession(projectId),
     agentCatalog: (projectRoot, report) =>
-      createAgentCatalog({ projectRoot, home: homedir(), carapaceHome: paths.home, onProblems: report }),
+      withPluginAgents(
+        createAgentCatalog({ projectRoot, home: homedir(), carapaceHome: paths.home, onProblems: report }),
+        () => loadPluginComponents(paths.home),
+      ),
     skillCatalog: (projectRoot, report) =>
       createSkillCatalog({
         projectRoot,
