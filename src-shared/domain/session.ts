@@ -27,6 +27,18 @@ export const ContextMeter = z.object({
 });
 export type ContextMeter = z.infer<typeof ContextMeter>;
 
+/**
+ * A session run in its own git worktree on its own branch: `path` is the worktree's folder, `prefix`
+ * the project's folder inside the repository ('' at its top), `base` the branch it merges into.
+ */
+export const SessionWorktree = z.object({
+  path: z.string(),
+  prefix: z.string().default(''),
+  branch: z.string(),
+  base: z.string(),
+});
+export type SessionWorktree = z.infer<typeof SessionWorktree>;
+
 export const SessionSummary = z.object({
   id: z.string(),
   projectId: z.string(),
@@ -55,6 +67,8 @@ export const SessionSummary = z.object({
   canRetry: z.boolean().optional(),
   /** The context meter; absent for a session listed but not loaded. */
   context: ContextMeter.optional(),
+  /** Its own git worktree, when it runs in one (its tools, sandbox and terminal work there). */
+  worktree: SessionWorktree.optional(),
 });
 export type SessionSummary = z.infer<typeof SessionSummary>;
 

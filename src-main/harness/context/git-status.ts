@@ -28,7 +28,7 @@ export interface GitSnapshot {
 }
 
 /** Settings that would make a status run something, neutralised whatever the repository says. */
-const FIXED_OVERRIDES = [
+export const FIXED_OVERRIDES = [
   'core.fsmonitor=false',
   'core.untrackedCache=false',
   'status.submoduleSummary=false',
@@ -39,7 +39,7 @@ const FIXED_OVERRIDES = [
 ];
 
 /** The environment git runs in: only what it needs, nothing that redirects it or asks anyone. */
-function gitEnv(): NodeJS.ProcessEnv {
+export function gitEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     GIT_CONFIG_NOSYSTEM: '1',
     GIT_TERMINAL_PROMPT: '0',

@@ -1,0 +1,172 @@
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AppError } from '../../platform/errors';
+import { WorktreeService } from './worktree-service';
+
+let dir: string;
+let repo: string;
+let data: string;
+let svc: WorktreeService;
+
+const sh = (cwd: string, ...args: string[]) =>
+  execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' } });
+
+/** HEAD, the index's tree, the files' status and whether a merge is under way: what "nothing changed" means. */
+const snapshot = (cwd: string) => ({
+  head: sh(cwd, 'rev-parse', 'HEAD'),
+  index: sh(cwd, 'write-tree'),
+  status: sh(cwd, 'status', '--porcelain', '--untracked-files=all'),
+  merging: existsSync(path.join(cwd, '.git', 'MERGE_HEAD')),
+  file: readFileSync(path.join(cwd, 'a.txt'), 'utf8'),
+});
+
+async function refusal(p: Promise<unknown>): Promise<AppError> {
+  const e = await p.then(
+    () => null,
+    (error: unknown) => error,
+  );
+  expect(e).toBeInstanceOf(AppError);
+  return e as AppError;
+}
+
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'carapace-wt-'));
+  repo = path.join(dir, 'repo');
+  data = path.join(dir, 'data', 'worktrees');
+  mkdirSync(repo);
+  sh(repo, 'init', '-q', '-b', 'main');
+  sh(repo, 'config', 'user.name', 'T');
+  sh(repo, 'config', 'user.email', 't@example.com');
+  writeFileSync(path.join(repo, 'a.txt'), 'one\ntwo\nthree\n');
+  sh(repo, 'add', '.');
+  sh(repo, 'commit', '-q', '-m', 'first');
+  svc = new WorktreeService(data);
+});
+
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('WorktreeService', () => {
+  it('says whether a folder is in git, with its branches (current first)', async () => {
+    sh(repo, 'branch', 'dev');
+    expect(await svc.info(repo)).toEqual({ isGit: true, branches: ['main', 'dev'], current: 'main' });
+    const plain = path.join(dir, 'plain');
+    mkdirSync(plain);
+    expect(await svc.info(plain)).toEqual({ isGit: false, branches: [], current: null });
+  });
+
+  it('creates a worktree on a new branch inside the data folder, without running the repository hooks', async () => {
+    const marker = path.join(dir, 'hook-ran');
+    const hook = path.join(repo, '.git', 'hooks', 'post-checkout');
+    writeFileSync(hook, `#!/bin/sh\ntouch ${marker}\n`);
+    chmodSync(hook, 0o755);
+    const wt = await svc.create(repo, { base: 'main', name: 's1' });
+    expect(wt.branch).toBe('carapace/s1');
+    expect(path.relative(data, wt.path).startsWith('..')).toBe(false);
+    expect(readFileSync(path.join(wt.path, 'a.txt'), 'utf8')).toBe('one\ntwo\nthree\n');
+    expect(sh(wt.path, 'symbolic-ref', '--short', 'HEAD').trim()).toBe('carapace/s1');
+    expect(existsSync(marker)).toBe(false);
+    // The hook is real: an ordinary checkout runs it.
+    sh(repo, 'checkout', '-q', '-b', 'other');
+    expect(existsSync(marker)).toBe(true);
+  });
+
+  it('does not run a smudge filter the repository configures on checkout', async () => {
+    const marker = path.join(dir, 'filter-ran');
+    sh(repo, 'config', 'filter.evil.smudge', `touch ${marker}; cat`);
+    writeFileSync(path.join(repo, '.gitattributes'), '*.txt filter=evil\n');
+    sh(repo, 'add', '.');
+    sh(repo, 'commit', '-q', '-m', 'attrs');
+    rmSync(marker, { force: true });
+    await svc.create(repo, { base: 'main', name: 'f1' });
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('refuses hostile branch and base names with a clear error', async () => {
+    for (const name of ['-x', '../../etc', 'a..b', 'a b', 'x.lock', 'with\nnewline', '']) {
+      const e = await refusal(svc.create(repo, { base: 'main', name }));
+      expect(e.code).toBe('INVALID_INPUT');
+    }
+    expect((await refusal(svc.create(repo, { base: '--upload-pack=x', name: 'ok' }))).code).toBe(
+      'INVALID_INPUT',
+    );
+    expect((await refusal(svc.create(repo, { base: 'nope', name: 'ok' }))).code).toBe('NOT_FOUND');
+    expect(existsSync(data)).toBe(false);
+  });
+
+  it('refuses a worktree record pointing outside the data folder', async () => {
+    const e = await refusal(
+      svc.remove(repo, { path: repo, prefix: '', branch: 'carapace/x', base: 'main' }, true),
+    );
+    expect(e.code).toBe('FORBIDDEN');
+    expect(existsSync(path.join(repo, 'a.txt'))).toBe(true);
+  });
+
+  it('counts ahead and behind, fast-forwards a merge and commits the worktree changes first', async () => {
+    const wt = await svc.create(repo, { base: 'main', name: 'ff' });
+    writeFileSync(path.join(wt.path, 'a.txt'), 'one\nTWO\nthree\n');
+    expect(await svc.status(repo, wt)).toEqual({ ahead: 0, behind: 0, dirty: 1, exists: true });
+    const r = await svc.merge(repo, wt, 'session work');
+    expect(r.kind).toBe('fast-forward');
+    expect(readFileSync(path.join(repo, 'a.txt'), 'utf8')).toBe('one\nTWO\nthree\n');
+    expect(sh(repo, 'log', '-1', '--format=%s').trim()).toBe('session work');
+    expect(await svc.status(repo, wt)).toEqual({ ahead: 0, behind: 0, dirty: 0, exists: true });
+  });
+
+  it('makes a merge commit when the base moved on without conflict', async () => {
+    const wt = await svc.create(repo, { base: 'main', name: 'mc' });
+    writeFileSync(path.join(wt.path, 'b.txt'), 'new\n');
+    writeFileSync(path.join(repo, 'c.txt'), 'main side\n');
+    sh(repo, 'add', '.');
+    sh(repo, 'commit', '-q', '-m', 'main moved');
+    const r = await svc.merge(repo, wt, 'add b');
+    expect(r.kind).toBe('merge-commit');
+    expect(existsSync(path.join(repo, 'b.txt'))).toBe(true);
+    expect(sh(repo, 'rev-list', '--parents', '-1', 'HEAD').trim().split(' ')).toHaveLength(3);
+  });
+
+  it('refuses a conflicting merge, names the files, and changes nothing in the main checkout', async () => {
+    const one = await svc.create(repo, { base: 'main', name: 'one' });
+    const two = await svc.create(repo, { base: 'main', name: 'two' });
+    writeFileSync(path.join(one.path, 'a.txt'), 'one\nFROM ONE\nthree\n');
+    writeFileSync(path.join(two.path, 'a.txt'), 'one\nFROM TWO\nthree\n');
+    expect((await svc.merge(repo, one, 'one')).kind).toBe('fast-forward');
+    expect(await svc.status(repo, two)).toEqual({ ahead: 0, behind: 1, dirty: 1, exists: true });
+    // An unrelated uncommitted file in the main checkout is no reason to refuse, and survives.
+    writeFileSync(path.join(repo, 'notes.txt'), 'mine\n');
+    const before = snapshot(repo);
+    const e = await refusal(svc.merge(repo, two, 'two'));
+    expect(e.code).toBe('CONFLICT');
+    expect(e.message).toContain('a.txt');
+    expect(e.details).toEqual(['a.txt']);
+    expect(snapshot(repo)).toEqual(before);
+    expect(readFileSync(path.join(two.path, 'a.txt'), 'utf8')).toBe('one\nFROM TWO\nthree\n');
+  });
+
+  it('refuses when the main checkout has uncommitted changes to a file the merge touches, or is on another branch', async () => {
+    const wt = await svc.create(repo, { base: 'main', name: 'dirty' });
+    writeFileSync(path.join(wt.path, 'a.txt'), 'changed in worktree\n');
+    writeFileSync(path.join(repo, 'a.txt'), 'changed in main\n');
+    const before = snapshot(repo);
+    const e = await refusal(svc.merge(repo, wt, 'x'));
+    expect(e.message).toContain('uncommitted changes to files this merge touches: a.txt');
+    expect(snapshot(repo)).toEqual(before);
+    sh(repo, 'checkout', '-q', '--', 'a.txt');
+    sh(repo, 'checkout', '-q', '-b', 'elsewhere');
+    expect((await refusal(svc.merge(repo, wt, 'x'))).message).toContain('is on elsewhere, not main');
+  });
+
+  it('removes a worktree and its branch, refusing uncommitted changes unless forced', async () => {
+    const wt = await svc.create(repo, { base: 'main', name: 'gone' });
+    writeFileSync(path.join(wt.path, 'a.txt'), 'unsaved\n');
+    const e = await refusal(svc.remove(repo, wt, false));
+    expect(e.message).toContain('uncommitted changes (a.txt)');
+    expect(existsSync(wt.path)).toBe(true);
+    await svc.remove(repo, wt, true);
+    expect(existsSync(wt.path)).toBe(false);
+    expect(sh(repo, 'branch', '--list', 'carapace/gone').trim()).toBe('');
+    expect(readFileSync(path.join(repo, 'a.txt'), 'utf8')).toBe('one\ntwo\nthree\n');
+  });
+});
