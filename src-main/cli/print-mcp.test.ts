@@ -172,6 +172,8 @@ describe('carapace -p with MCP servers', () => {
     expect(t.calls()).toEqual([{ tool: 'echo', text: 'hello there' }]);
     // …and its answer went back to the model.
     expect(t.toolResultText(1)).toContain('echo: hello there');
+    // The tool definitions are byte-identical from request to request: the cached prefix holds.
+    expect(JSON.stringify(t.requestBody(1).tools)).toBe(JSON.stringify(t.requestBody(0).tools));
     expect(init['tools']).toEqual(expect.arrayContaining(['mcp__demo__echo', 'mcp__demo__big']));
     expect(init['mcp_servers']).toEqual([{ name: 'demo', status: 'connected' }]);
     expect(result['permission_denials']).toEqual([]);

@@ -35,6 +35,8 @@ export interface ConnectOptions {
    * server that ignores its closed stdin gets 2 s before SIGTERM); whoever closes the session waits.
    */
   onClosing: (closing: Promise<void>) => void;
+  /** The server's tools, listed again after it said they changed (only once connected). */
+  onToolsChanged?: (tools: McpTool[]) => void;
 }
 
 /** The SDK is loaded when the first server connects: a session without MCP never pays for it. */
@@ -116,10 +118,24 @@ export async function connectServer(entry: ServerEntry, o: ConnectOptions): Prom
             new m.SSEClientTransport(new URL(c.url), init)
           : new m.StreamableHTTPClientTransport(new URL(c.url), init);
     }
-    const client = new m.Client({ name: 'carapace', version: '1.0.0' }, { capabilities: {} });
+    let connected = false;
+    const client = new m.Client(
+      { name: 'carapace', version: '1.0.0' },
+      {
+        capabilities: {},
+        // Used only by servers that announce tools.listChanged; the SDK lists the tools again itself.
+        listChanged: {
+          tools: {
+            onChanged: (error, tools) => {
+              if (error) o.log(`listing changed tools failed: ${error.message}`);
+              else if (tools && connected) o.onToolsChanged?.(tools);
+            },
+          },
+        },
+      },
+    );
     client.onerror = (error) => o.log(`error: ${error.message}`);
     let timer: NodeJS.Timeout | undefined;
-    let connected = false;
     const timedOut = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new McpTimeoutError(o.timeoutMs)), Math.max(0, deadline - Date.now()));
     });

@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
- 
+
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { z } from 'zod';
@@ -123,12 +123,14 @@ describe('createMcpManager', () => {
       'mcp__demo__echo',
       'mcp__demo__big',
       'mcp__demo__crash',
+      'mcp__demo__grow',
     ]);
     expect(list[0]?.resources).toBe(1);
     expect(manager.tools().map((t) => t.name)).toEqual([
       'mcp__demo__echo',
       'mcp__demo__big',
       'mcp__demo__crash',
+      'mcp__demo__grow',
       'ListMcpResourcesTool',
       'ReadMcpResourceTool',
     ]);
@@ -162,6 +164,30 @@ describe('createMcpManager', () => {
     await expect(manager.restart('nope')).rejects.toThrow('No MCP server named "nope".');
   });
 
+  it('a server that announces a changed tool list (tools/list_changed) has its new tools offered', async () => {
+    const { manager } = setup({ demo: demo() });
+    await manager.start();
+    let changes = 0;
+    manager.onDidChange(() => changes++);
+    const before = manager.tools();
+    const grow = before.find((t) => t.name === 'mcp__demo__grow');
+    if (!grow) throw new Error('no grow tool');
+    expect(await callTool(grow, {})).toEqual({ content: 'grown' });
+    await expect.poll(() => manager.tools().map((t) => t.name)).toContain('mcp__demo__extra');
+    expect(changes).toBeGreaterThan(0);
+    expect(manager.list()[0]?.tools.map((t) => t.name)).toContain('extra');
+    // The new tool goes after the ones before it: the old prefix of the tool list is unchanged.
+    expect(
+      manager
+        .tools()
+        .map((t) => t.name)
+        .slice(0, 4),
+    ).toEqual(before.map((t) => t.name).slice(0, 4));
+    const extra = manager.tools().find((t) => t.name === 'mcp__demo__extra');
+    if (!extra) throw new Error('no extra tool');
+    expect(await callTool(extra, {})).toEqual({ content: 'extra here' });
+  });
+
   it('servers whose names sanitise alike: the second fails by name instead of mixing tools', async () => {
     const { manager, problems } = setup({ 'a.b': demo(), a_b: demo(), '!!!': demo() });
     await manager.start();
@@ -185,6 +211,7 @@ describe('createMcpManager', () => {
       'mcp__demo__echo',
       'mcp__demo__big',
       'mcp__demo__crash',
+      'mcp__demo__grow',
       'ListMcpResourcesTool',
       'ReadMcpResourceTool',
     ]);

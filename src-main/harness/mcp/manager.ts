@@ -1,4 +1,5 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import type { AnyTool } from '../tools/tool';
 import { loadServerConfigs, type ServerEntry } from './config';
 import { connectServer, DEFAULT_MCP_TIMEOUT_MS } from './connect';
@@ -119,6 +120,38 @@ export function createMcpManager(o: McpManagerOptions): McpManager {
     }
   }
 
+  /** A server's tools as Carapace tools, leaving out (and reporting) what the API could not take. */
+  function toolsOf(
+    s: Server,
+    listed: readonly McpTool[],
+    client: Client,
+  ): { infos: McpToolInfo[]; tools: AnyTool[] } {
+    const infos: McpToolInfo[] = [];
+    const tools: AnyTool[] = [];
+    const taken = new Set<string>();
+    for (const t of listed) {
+      const fullName = mcpToolName(s.toolPrefix, t.name);
+      const why = taken.has(fullName)
+        ? `${fullName} is another of its tools' name`
+        : fullName.length > MAX_TOOL_NAME
+          ? `${fullName} is over ${MAX_TOOL_NAME} characters`
+          : JSON.stringify(t.inputSchema).length > MAX_SCHEMA_CHARS
+            ? `its input schema is over ${MAX_SCHEMA_CHARS} characters, sent with every request`
+            : null;
+      if (why !== null) {
+        log(s, `tool "${t.name}" left out: ${why}`);
+        o.onProblem?.(`MCP server "${s.entry.name}": tool "${t.name}" left out (${why})`);
+        continue;
+      }
+      taken.add(fullName);
+      infos.push({ name: t.name, fullName, description: t.description ?? '' });
+      tools.push(
+        mcpTool({ fullName, serverName: s.entry.name, tool: t, client, outputLimit, timeoutMs: callTimeout }),
+      );
+    }
+    return { infos, tools };
+  }
+
   async function connect(s: Server): Promise<void> {
     const generation = ++s.generation;
     s.status = { ...s.status, state: 'connecting', tools: [], resources: 0 };
@@ -130,6 +163,15 @@ export function createMcpManager(o: McpManagerOptions): McpManager {
         projectRoot: o.projectRoot,
         timeoutMs,
         log: (line) => log(s, line),
+        // The server changed its tools (tools/list_changed): the next turn offers the new list.
+        onToolsChanged: (listed) => {
+          if (s.generation !== generation || closed || !s.client || s.status.state !== 'connected') return;
+          const { infos, tools } = toolsOf(s, listed, s.client);
+          s.tools = tools;
+          s.status = { ...s.status, tools: infos };
+          log(s, `tools changed: ${infos.length} now`);
+          changed();
+        },
         onClosing: (closing) => {
           closings.add(closing);
           void closing.finally(() => closings.delete(closing));
@@ -154,36 +196,7 @@ export function createMcpManager(o: McpManagerOptions): McpManager {
         await c.client.close().catch(() => undefined);
         return;
       }
-      const infos: McpToolInfo[] = [];
-      const tools: AnyTool[] = [];
-      const taken = new Set<string>();
-      for (const t of c.tools) {
-        const fullName = mcpToolName(s.toolPrefix, t.name);
-        const why = taken.has(fullName)
-          ? `${fullName} is another of its tools' name`
-          : fullName.length > MAX_TOOL_NAME
-            ? `${fullName} is over ${MAX_TOOL_NAME} characters`
-            : JSON.stringify(t.inputSchema).length > MAX_SCHEMA_CHARS
-              ? `its input schema is over ${MAX_SCHEMA_CHARS} characters, sent with every request`
-              : null;
-        if (why !== null) {
-          log(s, `tool "${t.name}" left out: ${why}`);
-          o.onProblem?.(`MCP server "${s.entry.name}": tool "${t.name}" left out (${why})`);
-          continue;
-        }
-        taken.add(fullName);
-        infos.push({ name: t.name, fullName, description: t.description ?? '' });
-        tools.push(
-          mcpTool({
-            fullName,
-            serverName: s.entry.name,
-            tool: t,
-            client: c.client,
-            outputLimit,
-            timeoutMs: callTimeout,
-          }),
-        );
-      }
+      const { infos, tools } = toolsOf(s, c.tools, c.client);
       s.client = c.client;
       s.tools = tools;
       s.status = {
