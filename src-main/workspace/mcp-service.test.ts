@@ -8,6 +8,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { McpProjectView } from '@shared/domain/mcp';
@@ -272,6 +273,25 @@ describe('McpService', () => {
       expect.objectContaining({ code: 'FORBIDDEN' }),
     );
     expect(existsSync(path.join(outside, 'settings.local.json'))).toBe(false);
+  });
+
+  it('a .mcp.json that is a FIFO or huge hangs nothing: the trust prompt and the MCP page still answer', async () => {
+    const t = setup();
+    const mcpJson = path.join(t.project, '.mcp.json');
+    execFileSync('mkfifo', [mcpJson]);
+    expect(projectTrustState(t.trust, t.project).items).toEqual([]);
+    await t.service.ready('p1');
+    expect(t.service.view('p1').servers).toEqual([]);
+    expect(t.service.view('p1').problems.join('\n')).toContain('not a regular file');
+    rmSync(mcpJson);
+    // Just over the limit: refused unread, by size.
+    writeFileSync(mcpJson, `{"mcpServers":{},"pad":"${'x'.repeat(10 * 1024 * 1024)}"}`);
+    expect(projectTrustState(t.trust, t.project).items).toEqual([]);
+    expect(() =>
+      t.service.add('p1', 'x', 'project', { transport: 'stdio', command: 'true', args: [] }),
+    ).toThrow(
+      expect.objectContaining({ code: 'CORRUPT_DATA', message: expect.stringContaining('byte limit') }),
+    );
   });
 
   it('unknown projects and servers are NOT_FOUND; servers never see ANTHROPIC_ variables', async () => {

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import { PermissionMode } from '@shared/domain/permissions';
 import { errnoCode } from '../../platform/errors';
 
@@ -60,6 +60,29 @@ export function emptySettings(): ParsedSettings {
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** A settings file bigger than this is refused unread (a repository can ship a 2 GB `.mcp.json`). */
+const MAX_SETTINGS_BYTES = 10 * 1024 * 1024;
+/** Windows has no O_NONBLOCK (and no FIFOs to fear there). */
+const NONBLOCK = (constants as Partial<Record<string, number>>)['O_NONBLOCK'] ?? 0;
+
+/**
+ * A regular file's text. Opened without blocking and checked before reading: a repository's
+ * `.mcp.json` or `.claude/settings.json` that is a FIFO or a device would otherwise hang the main
+ * process (the trust prompt, every MCP and hook question read these files).
+ */
+function readRegularFile(file: string): string {
+  const fd = openSync(file, constants.O_RDONLY | NONBLOCK);
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw new Error('it is not a regular file');
+    if (stat.size > MAX_SETTINGS_BYTES)
+      throw new Error(`it is ${stat.size} bytes, over the ${MAX_SETTINGS_BYTES} byte limit`);
+    return readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Reads a file as a JSON object; a missing file is an answer, anything else wrong is a problem. */
 export function readJsonObject(
   file: string,
@@ -69,7 +92,7 @@ export function readJsonObject(
   | { kind: 'ok'; value: Record<string, unknown> } {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readRegularFile(file);
   } catch (error) {
     if (errnoCode(error) === 'ENOENT') return { kind: 'missing' };
     return { kind: 'unreadable', problem: `${file} could not be read: ${(error as Error).message}` };
