@@ -180,6 +180,17 @@ describe('McpService', () => {
     await until(() => t.state('echo') === 'connected', 'echo to connect again');
   });
 
+  it('switching on a server that waits for approval approves it for this folder (a trust record of its entry)', async () => {
+    const t = setup();
+    t.writeMcpJson({ echo: t.server() });
+    await t.service.ready('p1');
+    expect(t.state('echo')).toBe('needs-approval');
+    t.service.setEnabled('p1', 'echo', true);
+    expect(projectTrustState(t.trust, t.project).items).toMatchObject([{ kind: 'mcp', state: 'accepted' }]);
+    await t.service.ready('p1');
+    await until(() => t.state('echo') === 'connected', 'echo to connect');
+  });
+
   it("a server the project's own settings switch off stays off, and switching it on says why", async () => {
     const t = setup();
     t.writeMcpJson({ echo: t.server() });

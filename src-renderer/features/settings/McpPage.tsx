@@ -143,7 +143,9 @@ function McpServerRow({
     void act(what).finally(() => setBusy(false));
   };
   const ref = { projectId, name: s.name };
-  const on = s.state !== 'disabled';
+  const on = s.state !== 'disabled' && s.state !== 'needs-approval';
+  // Switching on a server that waits for approval approves it (for this folder).
+  const switchLabel = on ? 'Disable' : s.state === 'needs-approval' ? 'Approve' : 'Enable';
   return (
     <li className={`mcp-server state-${s.state}`} aria-label={`MCP server ${s.name}`}>
       <div className="mcp-server-head">
@@ -170,9 +172,9 @@ function McpServerRow({
             type="button"
             disabled={busy}
             onClick={() => run(() => getClient().invoke('mcp.setEnabled', { ...ref, enabled: !on }))}
-            aria-label={`${on ? 'Disable' : 'Enable'} ${s.name}`}
+            aria-label={`${switchLabel} ${s.name}`}
           >
-            {on ? 'Disable' : 'Enable'}
+            {switchLabel}
           </button>
           <button
             type="button"
