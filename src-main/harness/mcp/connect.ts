@@ -25,6 +25,8 @@ export interface Connected {
 
 export interface ConnectOptions {
   projectRoot: string;
+  /** The session's environment: a stdio server inherits only its safe variables (PATH, HOME, …). */
+  env: NodeJS.ProcessEnv;
   timeoutMs: number;
   /** A line of the server's stderr, or a transport error. */
   log: (line: string) => void;
@@ -48,6 +50,17 @@ async function sdk() {
     import('@modelcontextprotocol/sdk/client/sse.js'),
   ]);
   return { ...client, ...stdio, ...http, ...sse };
+}
+
+/** The SDK's getDefaultEnvironment, but of the session's environment rather than this process's. */
+function inherited(env: NodeJS.ProcessEnv, names: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of names) {
+    const value = env[name];
+    // As the SDK: values that look like shell functions are skipped.
+    if (value !== undefined && !value.startsWith('()')) out[name] = value;
+  }
+  return out;
 }
 
 function linesTo(log: (line: string) => void) {
@@ -104,7 +117,11 @@ export async function connectServer(entry: ServerEntry, o: ConnectOptions): Prom
         command: c.command,
         args: c.args,
         // Only the SDK's safe inherited variables plus the server's own: never the session's secrets.
-        env: { ...m.getDefaultEnvironment(), ...c.env, CLAUDE_PROJECT_DIR: o.projectRoot },
+        env: {
+          ...inherited(o.env, m.DEFAULT_INHERITED_ENV_VARS),
+          ...c.env,
+          CLAUDE_PROJECT_DIR: o.projectRoot,
+        },
         cwd: o.projectRoot,
         stderr: 'pipe',
       });

@@ -124,6 +124,7 @@ describe('createMcpManager', () => {
       'mcp__demo__big',
       'mcp__demo__crash',
       'mcp__demo__grow',
+      'mcp__demo__env',
     ]);
     expect(list[0]?.resources).toBe(1);
     expect(manager.tools().map((t) => t.name)).toEqual([
@@ -131,6 +132,7 @@ describe('createMcpManager', () => {
       'mcp__demo__big',
       'mcp__demo__crash',
       'mcp__demo__grow',
+      'mcp__demo__env',
       'ListMcpResourcesTool',
       'ReadMcpResourceTool',
     ]);
@@ -212,6 +214,7 @@ describe('createMcpManager', () => {
       'mcp__demo__big',
       'mcp__demo__crash',
       'mcp__demo__grow',
+      'mcp__demo__env',
       'ListMcpResourcesTool',
       'ReadMcpResourceTool',
     ]);
@@ -219,6 +222,31 @@ describe('createMcpManager', () => {
       /tool "huge_schema" left out \(its input schema is over 100000 characters/,
     );
     expect(problems.join('\n')).toMatch(/tool "n{70}" left out \(mcp__demo__n{70} is over 64 characters\)/);
+  });
+
+  it("a stdio server gets the safe variables of the session's environment, its own env and CLAUDE_PROJECT_DIR, never the session's secrets", async () => {
+    const { manager, projectRoot } = setup(
+      { demo: demo({ OWN_SETTING: 'yes' }) },
+      {
+        env: {
+          PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+          HOME: '/home/someone',
+          ANTHROPIC_API_KEY: 'sk-secret',
+          GITHUB_TOKEN: 'ghp-secret',
+        },
+      },
+    );
+    await manager.start();
+    const env = manager.tools().find((t) => t.name === 'mcp__demo__env');
+    if (!env) throw new Error('no env tool');
+    const out = (await callTool(env, {})) as { content: string };
+    const seen = JSON.parse(out.content) as { names: string[]; dir: string; home: string };
+    expect(seen.names).toEqual(expect.arrayContaining(['PATH', 'HOME', 'OWN_SETTING', 'CLAUDE_PROJECT_DIR']));
+    expect(seen.names).not.toContain('ANTHROPIC_API_KEY');
+    expect(seen.names).not.toContain('GITHUB_TOKEN');
+    expect(seen.dir).toBe(projectRoot);
+    // Taken from the session's environment, not from this process's.
+    expect(seen.home).toBe('/home/someone');
   });
 
   it('a command that cannot start is a failed server with the reason; start() never throws', async () => {

@@ -161,6 +161,7 @@ export function createMcpManager(o: McpManagerOptions): McpManager {
     try {
       const c = await connectServer(s.entry, {
         projectRoot: o.projectRoot,
+        env: o.env,
         timeoutMs,
         log: (line) => log(s, line),
         // The server changed its tools (tools/list_changed): the next turn offers the new list.
