@@ -31,6 +31,7 @@ import { CostService } from './workspace/cost-service';
 import { exportTable } from './harness/cost/export';
 import { WorkspaceService } from './workspace/workspace-service';
 import { SearchService } from './workspace/search/search-service';
+import { ChangesService, sessionTargetFrom } from './workspace/changes/changes-service';
 import { createMemoryService } from './workspace/memory-wiring';
 import { createMcpManager } from './harness/mcp/manager';
 import { McpService } from './workspace/mcp-service';
@@ -42,6 +43,8 @@ export interface CarapaceOptions {
   logger: Logger;
   version: string;
   folderPicker?: FolderPicker | null;
+  /** Opens a file in the system editor (the desktop app's shell.openPath); '' or an error message. */
+  openPath?: ((absolutePath: string) => Promise<string>) | null;
   /** Replace the demo model's client (benchmarks use a faster one). */
   demoClient?: ModelClient;
 }
@@ -201,6 +204,11 @@ export function createCarapace(options: CarapaceOptions): Carapace {
     terminals,
     memory,
     mcp,
+    // The Changes view: a session's worktree against its base, or the project's uncommitted changes.
+    changes: new ChangesService({
+      target: (id) => sessionTargetFrom(sessions.projectRootOf(id), sessions.get(id).session),
+      openPath: options.openPath ?? null,
+    }),
   };
   return {
     services,

@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, BrowserWindow, dialog, safeStorage, session } from 'electron';
+import { app, BrowserWindow, dialog, safeStorage, session, shell } from 'electron';
 import pkg from '../package.json';
 import { ElectronTransport } from './app/electron-transport';
 import { handleAppScheme, registerAppScheme } from './app/protocol';
@@ -53,6 +53,8 @@ async function start(): Promise<void> {
         return result.canceled ? null : (result.filePaths[0] ?? null);
       },
     },
+    // The Changes view's "Open in editor": the system's default app for the file.
+    openPath: (file) => shell.openPath(file),
   });
   const transport = new ElectronTransport(carapace.router, carapace.hub, (url) =>
     isTrustedRendererUrl(url, devServerUrl),

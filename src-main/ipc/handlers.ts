@@ -1,5 +1,6 @@
 import { appHandlers } from './app';
 import { budgetHandlers } from './budgets';
+import { changesHandlers } from './changes';
 import { commandHandlers } from './commands';
 import { costHandlers } from './cost';
 import { hooksHandlers } from './hooks';
@@ -34,5 +35,6 @@ export function createHandlers(services: Services): HandlerMap {
     ...commandHandlers(services),
     ...hooksHandlers(services),
     ...mcpHandlers(services),
+    ...changesHandlers(services),
   };
 }

@@ -9,6 +9,7 @@ import type { MemoryService } from '../workspace/memory-service';
 import type { PermissionBroker } from '../workspace/permission-broker';
 import type { BudgetService } from '../workspace/budget-service';
 import type { CostService } from '../workspace/cost-service';
+import type { ChangesService } from '../workspace/changes/changes-service';
 import type { SearchService } from '../workspace/search/search-service';
 import type { TerminalManager } from '../workspace/terminals';
 import type { WorkspaceService } from '../workspace/workspace-service';
@@ -46,4 +47,6 @@ export interface Services {
   memory: MemoryService;
   /** Each project's MCP servers (the Settings MCP page; sessions get their tools). */
   mcp: McpService;
+  /** The Changes view: each session's diff against its base or the uncommitted changes. */
+  changes: ChangesService;
 }

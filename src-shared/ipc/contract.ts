@@ -1,6 +1,7 @@
 import { type z } from 'zod';
 import * as agents from './contract/agents';
 import * as app from './contract/app';
+import * as changes from './contract/changes';
 import * as commands from './contract/commands';
 import * as cost from './contract/cost';
 import * as hooks from './contract/hooks';
@@ -50,6 +51,7 @@ export const requests = {
   ...commands.requests,
   ...hooks.requests,
   ...mcp.requests,
+  ...changes.requests,
 } as const;
 
 export const events = {
@@ -71,6 +73,7 @@ export const events = {
   ...commands.events,
   ...hooks.events,
   ...mcp.events,
+  ...changes.events,
 } as const;
 
 export type Requests = typeof requests;

@@ -1,0 +1,187 @@
+import { spawn } from 'node:child_process';
+import { devNull } from 'node:os';
+import path from 'node:path';
+
+/**
+ * git for the Changes view, hardened as the prompt's git snapshot is (harness/context/git-status.ts)
+ * and the worktree helpers are: a project folder is untrusted, and `git diff`, `apply`, `add` and
+ * `commit` would otherwise run what its config names (an external diff, a textconv, filter drivers
+ * on add, hooks on commit, an fsmonitor on every call). So: no shell, no system config, no pager,
+ * prompt or askpass, absolute PATH entries only, hooks to /dev/null, every filter driver emptied,
+ * pathspecs taken literally (a file named `*` or `:(glob)x` is that file).
+ */
+
+export interface GitResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+const TIMEOUT_MS = 30_000;
+/** A 10,000-line diff is well under this; past it the output is cut (see `truncated`). */
+const MAX_OUTPUT = 32 * 1024 * 1024;
+
+const OVERRIDES = [
+  'core.fsmonitor=false',
+  'core.untrackedCache=false',
+  'status.submoduleSummary=false',
+  `core.attributesFile=${devNull}`,
+  `core.hooksPath=${devNull}`,
+  'core.pager=cat',
+  'core.quotePath=false',
+  'diff.external=',
+  'diff.noprefix=false',
+  'diff.mnemonicPrefix=false',
+  'diff.relative=false',
+  'color.ui=false',
+  'commit.gpgSign=false',
+  'log.showSignature=false',
+];
+
+/** The environment git runs in: nothing that redirects it, asks anyone or runs a program. */
+function gitEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_PAGER: 'cat',
+    PAGER: 'cat',
+    GIT_ASKPASS: '',
+    SSH_ASKPASS: '',
+    GIT_LITERAL_PATHSPECS: '1',
+    LC_ALL: 'C',
+  };
+  for (const key of ['HOME', 'SystemRoot', 'USERPROFILE']) {
+    const value = process.env[key];
+    if (value !== undefined) env[key] = value;
+  }
+  // Absolute folders only: a relative entry would find a `git` the repository ships.
+  env['PATH'] = (process.env['PATH'] ?? '')
+    .split(path.delimiter)
+    .filter((dir) => path.isAbsolute(dir))
+    .join(path.delimiter);
+  return env;
+}
+
+function exec(
+  cwd: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  input?: string,
+): Promise<GitResult & { cut: boolean }> {
+  return new Promise((resolve) => {
+    const child = spawn('git', args, { cwd, env, windowsHide: true, stdio: ['pipe', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    let size = 0;
+    let cut = false;
+    const timer = setTimeout(() => child.kill('SIGKILL'), TIMEOUT_MS);
+    child.stdout.on('data', (b: Buffer) => {
+      if (cut) return;
+      size += b.length;
+      if (size > MAX_OUTPUT) {
+        cut = true;
+        child.kill('SIGKILL');
+        return;
+      }
+      out.push(b);
+    });
+    child.stderr.on('data', (b: Buffer) => {
+      if (err.length < 64) err.push(b);
+    });
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      resolve({ code: null, stdout: '', stderr: e.message, cut });
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({
+        code: cut ? 0 : code,
+        stdout: Buffer.concat(out).toString('utf8'),
+        stderr: Buffer.concat(err).toString('utf8'),
+        cut,
+      });
+    });
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(input ?? '');
+  });
+}
+
+/** `-c` overrides emptying every filter driver the config names; null when one cannot be overridden. */
+async function driverOverrides(cwd: string, env: NodeJS.ProcessEnv): Promise<string[] | null> {
+  const r = await exec(cwd, ['config', '--null', '--get-regexp', '^filter\\.'], env);
+  if (r.code === 1) return [];
+  if (r.code !== 0) return null;
+  const out = new Set<string>();
+  for (const entry of r.stdout.split('\0')) {
+    const key = entry.split('\n', 1)[0] ?? '';
+    const m = /^filter\.(.+)\.[^.]+$/s.exec(key);
+    if (m?.[1] === undefined) continue;
+    if (/[=\n\r\0]/.test(m[1])) return null;
+    for (const k of ['clean=', 'smudge=', 'process=', 'required=false']) out.add(`filter.${m[1]}.${k}`);
+  }
+  return [...out];
+}
+
+export class GitError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'GitError';
+  }
+}
+
+/** An identity for commits when the person has none configured. */
+const FALLBACK_IDENTITY = {
+  GIT_AUTHOR_NAME: 'Carapace',
+  GIT_AUTHOR_EMAIL: 'carapace@localhost',
+  GIT_COMMITTER_NAME: 'Carapace',
+  GIT_COMMITTER_EMAIL: 'carapace@localhost',
+};
+
+export interface GitOptions {
+  /** Written to git's stdin (a patch, a commit message). */
+  input?: string;
+  /** Make sure a commit has an author. */
+  identity?: boolean;
+  /** Read-only calls leave the index alone (no refresh written). */
+  readOnly?: boolean;
+}
+
+/** Runs git in `cwd` hardened as above; never throws for a non-zero exit. `cut`: output was cut. */
+export async function git(
+  cwd: string,
+  args: string[],
+  o: GitOptions = {},
+): Promise<GitResult & { cut: boolean }> {
+  let env = gitEnv();
+  if (o.readOnly === true) env['GIT_OPTIONAL_LOCKS'] = '0';
+  if (o.identity === true) {
+    const ident = await exec(cwd, ['var', 'GIT_COMMITTER_IDENT'], env);
+    if (ident.code !== 0) env = { ...env, ...FALLBACK_IDENTITY };
+  }
+  const drivers = await driverOverrides(cwd, env);
+  if (drivers === null)
+    throw new GitError(
+      'This repository names a filter driver git cannot be told to skip; Carapace does not run git here.',
+    );
+  const config = [...OVERRIDES, ...drivers].flatMap((c) => ['-c', c]);
+  return exec(cwd, ['--no-pager', ...config, ...args], env, o.input);
+}
+
+export function firstLine(text: string): string {
+  return (
+    text
+      .split('\n')
+      .map((l) => l.trim())
+      .find((l) => l !== '') ?? ''
+  );
+}
+
+/** Runs git and returns stdout, or throws a GitError with git's own first line of complaint. */
+export async function gitOk(cwd: string, args: string[], what: string, o: GitOptions = {}): Promise<string> {
+  const r = await git(cwd, args, o);
+  if (r.code !== 0)
+    throw new GitError(
+      `${what}: ${firstLine(r.stderr) || firstLine(r.stdout) || `git exited ${String(r.code)}`}`,
+    );
+  return r.stdout;
+}
