@@ -758,6 +758,7 @@ describe('carapace -p with hooks', () => {
           { matcher: 'manual', hooks: [command(pre)] },
         ],
         PostCompact: [{ matcher: 'manual', hooks: [command(post)] }],
+        SessionStart: [{ matcher: 'compact', hooks: [command('cat > "$CLAUDE_PROJECT_DIR/after.json"')] }],
       },
       [
         { reply: { content: [text('Noted: the codeword is kiwi.')] } },
@@ -784,6 +785,8 @@ describe('carapace -p with hooks', () => {
       ),
     ).toContain('codeword is kiwi');
     expect(existsSync(file('auto-ran'))).toBe(false);
+    // The session goes on from the summary: SessionStart with source compact.
+    expect(JSON.parse(readFileSync(file('after.json'), 'utf8'))).toMatchObject({ source: 'compact' });
 
     const blocked = await setup(
       { PreCompact: [{ hooks: [command('echo "not during the release" >&2; exit 2')] }] },

@@ -154,4 +154,29 @@ describe('SessionHookEvents', () => {
     expect(lines()).toHaveLength(2);
     await events.end('other');
   });
+  it("SessionEnd is waited for past the 1.5 s budget when the hook's own timeout asks for more", async () => {
+    const dir = tempDir('carapace-end-');
+    const done = path.join(dir, 'done');
+    const hooks: ConfiguredHook[] = [
+      {
+        event: 'SessionEnd',
+        matcher: '',
+        handler: { type: 'command', command: `sleep 2; cat > ${done}`, timeout: 10 },
+        source: 'user',
+        file: path.join(dir, 'settings.json'),
+      },
+    ];
+    const runner = new HookRunner({
+      hooks: () => hooks,
+      sessionId: 's',
+      transcriptPath: path.join(dir, 's.jsonl'),
+      projectDir: dir,
+      cwd: () => dir,
+      permissionMode: () => 'default',
+      env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin' },
+      home: dir,
+    });
+    await new SessionHookEvents(runner, { notify: () => undefined }).end('other');
+    expect(readJson(done)).toMatchObject({ hook_event_name: 'SessionEnd', reason: 'other' });
+  });
 });

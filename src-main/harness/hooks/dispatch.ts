@@ -157,6 +157,16 @@ export class HookRunner {
     );
   }
 
+  /** The longest `timeout` (ms) a hook of the event sets itself; 0 when none does. */
+  longestOwnTimeoutMs(event: HookEvent): number {
+    return Math.max(
+      0,
+      ...this.o
+        .hooks()
+        .flatMap((h) => (h.event === event && h.handler.timeout ? [h.handler.timeout * 1000] : [])),
+    );
+  }
+
   /** Whether any hook is configured for the event (to skip building its input). */
   has(event: HookEvent): boolean {
     return this.o.hooks().some((h) => h.event === event);

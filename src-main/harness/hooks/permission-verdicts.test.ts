@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { PermissionLogEntry, PermissionMode } from '@shared/domain/permissions';
@@ -185,5 +185,21 @@ describe('PreToolUse permissionDecision against the rules', () => {
     });
     expect((await gate.check(tool('Bash'), { command: 'ls' }, ctx)).behavior).toBe('deny');
     expect(log[0]?.reason).toBe(`refused by a PreToolUse hook (project settings: ${file}): no`);
+  });
+  it('a link inside the project that leads to .git/hooks or out of the project is judged where it leads', async () => {
+    for (const [name, target] of [
+      ['notes.txt', (root: string) => path.join(root, '.git', 'hooks', 'pre-commit')],
+      ['docs', () => tempDir('carapace-link-out-')],
+    ] as const) {
+      const { gate, ctx, asked } = setup(allow());
+      mkdirSync(path.join(ctx.projectRoot, '.git', 'hooks'), { recursive: true });
+      symlinkSync(target(ctx.projectRoot), path.join(ctx.projectRoot, name));
+      const file =
+        name === 'docs' ? path.join(ctx.projectRoot, 'docs', 'x.txt') : path.join(ctx.projectRoot, name);
+      const d = await gate.check(tool('Write'), { file_path: file, content: 'evil' }, ctx);
+      expect(d.behavior, name).toBe('deny');
+      expect(asked, name).toHaveLength(1);
+      expect(asked[0]?.reason, name).toMatch(/no hook may approve this/);
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { lstatSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
 import { realpathNearest } from '../../platform/real-path';
 import type { PermissionDecision } from '../permissions/engine';
@@ -27,17 +28,30 @@ export const hookWho = (event: string, source: HookSource, file: string) =>
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
-/** Why no hook may approve writing `p`, or null. */
+/** Where a link at `p` points, even when its target does not exist yet (realpath cannot say then). */
+function linkTarget(p: string): string | null {
+  try {
+    return lstatSync(p).isSymbolicLink() ? path.resolve(path.dirname(p), readlinkSync(p)) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Why no hook may approve writing `p`, or null: judged as written, where it leads, and where a link at it points. */
 function guardedWrite(p: string, tc: ToolUseContext, carapaceHome: string | null): string | null {
   const lexical = path.resolve(tc.cwd, p);
-  const real = realpathNearest(lexical);
-  return (
-    protectedPathReason(lexical, tc.projectRoot) ??
-    carapaceHomeReason(lexical, carapaceHome) ??
-    (isInside(tc.projectRoot, lexical) && isInside(realpathNearest(tc.projectRoot), real)
-      ? null
-      : `${p} is outside the project`)
-  );
+  const target = linkTarget(lexical);
+  for (const at of target ? [lexical, target] : [lexical]) {
+    const real = realpathNearest(at);
+    const held =
+      protectedPathReason(at, tc.projectRoot) ??
+      carapaceHomeReason(at, carapaceHome) ??
+      (isInside(tc.projectRoot, at) && isInside(realpathNearest(tc.projectRoot), real)
+        ? null
+        : `${p}${at === lexical ? '' : ` (a link to ${at})`} is outside the project`);
+    if (held) return held;
+  }
+  return null;
 }
 
 const RM = new Set(['rm', 'rmdir', 'unlink', 'shred']);

@@ -64,8 +64,12 @@ export class SessionHookEvents {
     if (this.ended) return;
     this.ended = true;
     if (!this.runner.has('SessionEnd')) return;
+    const ms = Math.min(
+      60_000,
+      Math.max(SESSION_END_BUDGET_MS, this.runner.longestOwnTimeoutMs('SessionEnd')),
+    );
     const budget = new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, SESSION_END_BUDGET_MS);
+      const timer = setTimeout(resolve, ms);
       timer.unref();
     });
     await Promise.race([
