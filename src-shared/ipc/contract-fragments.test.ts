@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { events, EVENT_NAMES, REQUEST_CHANNELS, requests } from './contract';
 import * as agents from './contract/agents';
 import * as app from './contract/app';
+import * as changes from './contract/changes';
 import * as commands from './contract/commands';
 import * as cost from './contract/cost';
 import * as hooks from './contract/hooks';
@@ -28,6 +29,7 @@ import * as trust from './contract/trust';
 const FRAGMENTS = {
   agents,
   app,
+  changes,
   commands,
   memory,
   cost,
@@ -135,6 +137,14 @@ const CHANNELS_BEFORE_SPLIT = [
   'mcp.logs',
   'mcp.setEnabled',
   'mcp.add',
+  'changes.list',
+  'changes.diff',
+  'changes.stageFile',
+  'changes.stageHunk',
+  'changes.discardHunk',
+  'changes.suggestMessage',
+  'changes.commit',
+  'changes.openInEditor',
 ];
 
 /** Every event of the contract before the split. */
