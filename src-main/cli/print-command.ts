@@ -16,6 +16,7 @@ import { builtinTools } from '../harness/tools/registry';
 import { createAgentCatalog } from '../harness/agents/catalog';
 import { createSkillCatalog } from '../harness/skills/catalog';
 import { loadPluginComponents } from '../harness/plugins/load-plugins';
+import { withPluginAgents } from '../harness/plugins/plugin-agents';
 import { SandboxService } from '../harness/bash/sandbox';
 import { sanitizeEnv } from '../platform/env';
 import { carapaceHome, dataPaths, managedSettingsFile, projectSlug } from '../platform/paths';
@@ -263,15 +264,19 @@ export async function runPrint(o: PrintOptions, io: PrintIo): Promise<number> {
     toolEnv,
     appendSystemPrompt: o.appendSystemPrompt ?? undefined,
     maxTurns: o.maxTurns ?? undefined,
-    agents: createAgentCatalog({
-      projectRoot,
-      home,
-      carapaceHome: paths.home,
-      // A broken agent file is reported and skipped; the run goes on.
-      onProblems: (problems) => {
-        for (const p of problems) io.stderr.write(`carapace: agent file ${p.file}: ${p.message}\n`);
-      },
-    }),
+    // The enabled plugins' agents join the files' (plugin:agent).
+    agents: withPluginAgents(
+      createAgentCatalog({
+        projectRoot,
+        home,
+        carapaceHome: paths.home,
+        // A broken agent file is reported and skipped; the run goes on.
+        onProblems: (problems) => {
+          for (const p of problems) io.stderr.write(`carapace: agent file ${p.file}: ${p.message}\n`);
+        },
+      }),
+      () => loadPluginComponents(paths.home),
+    ),
     skills: createSkillCatalog({
       projectRoot,
       home,

@@ -133,6 +133,37 @@ describe('carapace -p with skills', () => {
       `Base directory for this skill: ${path.join(root, 'skills', 'lint')}`,
     );
 
+    // Its agent is offered as plugin:agent and runs with the plugin file's prompt and tools; a
+    // definition whose tools leave out Skill gets no Skill tool.
+    const agents = await setup([
+      {
+        when: { lastUserText: 'check it' },
+        reply: {
+          content: [
+            toolUse('Agent', { description: 'Check', prompt: 'CHECK-TASK', subagent_type: 'tools:checker' }),
+          ],
+          stop_reason: 'tool_use',
+        },
+      },
+      { when: { lastUserText: 'CHECK-TASK' }, reply: { content: [text('checked: fine')] } },
+    ]);
+    mkdirSync(path.join(root, 'agents'), { recursive: true });
+    writeFileSync(
+      path.join(root, 'agents', 'checker.md'),
+      '---\nname: checker\ndescription: Checks things.\ntools: Read, Grep\n---\nPLUGIN-CHECKER-PROMPT\n',
+    );
+    installPlugin(agents.home, root);
+    expect((await agents.run('check it')).result['result']).toBe('Done.');
+    const agentTool = (agents.api.requests[0]!.body.tools as { name: string; description?: string }[]).find(
+      (t) => t.name === 'Agent',
+    );
+    expect(agentTool?.description).toContain('- tools:checker: Checks things.');
+    const sub = agents.api.requests.find(
+      (q) => lastText(q).includes('CHECK-TASK') && !lastText(q).includes('checked'),
+    );
+    expect(JSON.stringify(sub?.body.system)).toContain('PLUGIN-CHECKER-PROMPT');
+    expect((sub?.body.tools ?? []).map((t) => t.name).sort()).toEqual(['Grep', 'Read']);
+
     setPluginEnabled(s.home, 'tools', false);
     const before = s.api.requests.length;
     await s.run('hello');
@@ -268,6 +299,8 @@ describe('carapace -p with skills', () => {
     for (const name of REVIEWERS) {
       const own = s.api.requests.filter((q) => contentText(q.body.messages?.[0]?.content).includes(name));
       expect(own).toHaveLength(1);
+      // A general-purpose reviewer is offered every tool its parent has, Skill among them.
+      expect(own[0]?.body.tools?.map((t) => t.name)).toContain('Skill');
       const body = JSON.stringify(own[0]?.body.messages);
       for (const other of REVIEWERS.filter((o) => o !== name)) expect(body).not.toContain(other);
       expect(body).not.toContain('review my change');

@@ -152,6 +152,11 @@ export function createSpawner(o: SpawnerSetup): AgentSpawner {
         // Only an agent whose definition lists the Agent tool may start agents of its own.
         // …and never deeper than MAX_AGENT_DEPTH: an agent file that lists itself cannot recurse forever.
         agents: def.canSpawn && depth < MAX_AGENT_DEPTH ? o.parent.agents : undefined,
+        // The Skill tool (added by the runtime) only where the definition offers it, like any tool.
+        skills:
+          (def.tools === null || def.tools.includes('Skill')) && !def.disallowedTools.includes('Skill')
+            ? o.parent.skills
+            : undefined,
         depth,
         // Not the parent's own listener (`...o.parent`): that would skip the parent's total.
         onAgentEvent: o.onNested,
