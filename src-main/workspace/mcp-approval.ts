@@ -2,6 +2,7 @@ import path from 'node:path';
 import { readJsonObject } from '../harness/permissions/settings-file';
 import type { SourceLocations } from '../harness/permissions/settings-sources';
 import { projectServerApproval } from '../harness/mcp/approval';
+import type { McpScope } from '../harness/mcp/types';
 import { PROJECT_MCP_FILE } from '../harness/permissions/trust';
 
 /**
@@ -42,10 +43,10 @@ export const PROJECT_DISABLED_KEY = 'disabledMcpjsonServers';
 export interface McpApproval {
   approve(name: string): boolean;
   /**
-   * Switched off: a project server by `disabledMcpjsonServers` (user or project settings), any server by
-   * Carapace's `disabledMcpServers`. By name: the manager keeps one server per name.
+   * Switched off: a `.mcp.json` server by `disabledMcpjsonServers` (any settings file: it only
+   * narrows), any other by Carapace's own `disabledMcpServers` in the user settings.
    */
-  isDisabled(name: string): boolean;
+  isDisabled(name: string, scope: McpScope): boolean;
   /** Everything the two answers depend on, so a change (trust given, a switch) can be noticed. */
   fingerprint(): string;
 }
@@ -67,12 +68,12 @@ export function mcpApproval(loc: SourceLocations): McpApproval {
     const ownSwitch = strings(readObject(userSettingsFile(loc))[USER_DISABLED_KEY]);
     return { configs, project, ownSwitch };
   };
-  const disabledWith = (f: ReturnType<typeof facts>, name: string) =>
-    f.project.disabled(name) || f.ownSwitch.includes(name);
+  const disabledWith = (f: ReturnType<typeof facts>, name: string, scope: McpScope) =>
+    scope === 'project' ? f.project.disabled(name) : f.ownSwitch.includes(name);
   return {
     // A switched-off server is not approved either; the manager shows it as disabled.
     approve: (name) => facts().project.approve(name),
-    isDisabled: (name) => disabledWith(facts(), name),
+    isDisabled: (name, scope) => disabledWith(facts(), name, scope),
     fingerprint: () => {
       const f = facts();
       const names = Object.keys(f.configs).sort();

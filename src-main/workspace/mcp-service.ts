@@ -93,7 +93,7 @@ export class McpService {
       homeDir: this.deps.homeDir,
       env: serverEnv(this.deps.env),
       approveProjectServer: (name) => approval.approve(name),
-      disabledServer: (name) => approval.isDisabled(name),
+      disabledServer: (name, scope) => approval.isDisabled(name, scope),
       ...(this.deps.timeoutMs !== undefined ? { timeoutMs: this.deps.timeoutMs } : {}),
       onProblem: (message) => {
         if (!problems.includes(message)) problems.push(message);
@@ -144,7 +144,7 @@ export class McpService {
 
   private serverView(entry: Entry, s: McpServerStatus): McpServerView {
     // A switch the manager did not know about still shows (and keeps its tools away: see tools()).
-    const off = s.state !== 'disabled' && entry.approval.isDisabled(s.name);
+    const off = s.state !== 'disabled' && entry.approval.isDisabled(s.name, s.scope);
     return {
       name: s.name,
       scope: s.scope,
@@ -174,7 +174,7 @@ export class McpService {
     const entry = this.entry(projectId);
     const off = entry.manager
       .list()
-      .filter((s) => s.state !== 'disabled' && entry.approval.isDisabled(s.name))
+      .filter((s) => s.state !== 'disabled' && entry.approval.isDisabled(s.name, s.scope))
       .map((s) => toolPrefix(s.name));
     const tools = entry.manager.tools();
     return off.length === 0 ? tools : tools.filter((t) => !off.some((p) => t.name.startsWith(p)));
@@ -222,7 +222,7 @@ export class McpService {
       this.deps.onUserSettingsWritten?.();
     }
     // Still off: another file the app does not write (the project's settings, the policy) says so.
-    if (enabled && mcpApproval(loc).isDisabled(name))
+    if (enabled && mcpApproval(loc).isDisabled(name, status.scope))
       throw new AppError(
         'CONFLICT',
         `"${name}" stays off: disabledMcpjsonServers in the project's .claude/settings.json or the managed policy lists it.`,
