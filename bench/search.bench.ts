@@ -11,7 +11,7 @@
 import { appendFileSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { ProjectSearchIndex, SEARCH_INDEX_FILE } from '../src-main/workspace/search/project-index';
 import { SearchService } from '../src-main/workspace/search/search-service';
 import { KNOWN_PHRASE, writeCorpus } from '../src-main/workspace/search/test-corpus';
@@ -108,6 +108,22 @@ async function runSearch() {
     const [appended, appendQueryMs] = await timedAsync(() => service.query({ text: 'tangerine', scope }));
     if (appended.hits[0]?.itemId !== 'appended') throw new Error('the appended message was not found');
 
+    // How long the app's way in (ProjectSearchIndex.open + refreshAsync) holds up the process at a
+    // stretch: a first build with no saved index, then a cold open of the saved one.
+    const blocking = async (label: string) => {
+      const fresh = new SearchService({ projectsDir, saveIntervalMs: 60_000 });
+      const h = monitorEventLoopDelay({ resolution: 5 });
+      h.enable();
+      const [answer, ms] = await timedAsync(() => fresh.query({ text: KNOWN_PHRASE, scope }));
+      h.disable();
+      if (answer.hits[0]?.itemId !== corpus.known?.itemId) throw new Error(`${label}: wrong top result`);
+      return { totalMs: round(ms), longestBlockMs: round(h.max / 1e6) };
+    };
+    rmSync(path.join(dir, SEARCH_INDEX_FILE));
+    const appFirstBuild = await blocking('first build');
+    new ProjectSearchIndex(dir, { saveIntervalMs: 0 }).refresh();
+    const appColdOpen = await blocking('cold open');
+
     return {
       name: 'search',
       sessions: SESSIONS,
@@ -123,6 +139,8 @@ async function runSearch() {
       queryCommonWordMs: common,
       queryPrefixMs: prefix,
       appendThenQueryMs: round(appendQueryMs),
+      appFirstBuild,
+      appColdOpen,
       targetKnownPhraseMedianMs: 100,
     };
   } finally {

@@ -11,11 +11,13 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { randomBytes } from 'node:crypto';
+import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import MiniSearch, { type AsPlainObject } from 'minisearch';
 import { z } from 'zod';
 import { errnoCode } from '../../platform/errors';
+import { fromColumns, type IndexedDoc, toColumns } from './doc-columns';
 import { docsOfLine, emptyLineState, MAX_LINE_BYTES, type LineState, type SearchDoc } from './documents';
 
 /**
@@ -29,7 +31,7 @@ import { docsOfLine, emptyLineState, MAX_LINE_BYTES, type LineState, type Search
  */
 
 export const SEARCH_INDEX_FILE = 'search-index.json';
-export const SEARCH_INDEX_VERSION = 1;
+export const SEARCH_INDEX_VERSION = 2;
 /** How long a refresh works before letting the process do something else (refreshAsync). */
 const YIELD_AFTER_MS = 12;
 
@@ -37,18 +39,7 @@ const YIELD_AFTER_MS = 12;
 const NO_FOLLOW = (constants as Partial<typeof constants>).O_NOFOLLOW ?? 0;
 const NON_BLOCK = (constants as Partial<typeof constants>).O_NONBLOCK ?? 0;
 
-const Doc = z.object({
-  id: z.number().int().nonnegative(),
-  file: z.string(),
-  itemId: z.string(),
-  toolUseId: z.string().nullable(),
-  kind: z.enum(['user', 'assistant', 'tool_call', 'tool_result', 'notice']),
-  at: z.number(),
-  model: z.string().nullable(),
-  isError: z.boolean(),
-  text: z.string(),
-});
-export type IndexedDoc = z.infer<typeof Doc>;
+export type { IndexedDoc };
 
 const FileEntry = z.object({
   size: z.number().int().nonnegative(),
@@ -71,7 +62,8 @@ const CacheFile = z.object({
   version: z.literal(SEARCH_INDEX_VERSION),
   nextId: z.number().int().nonnegative(),
   files: z.record(z.string(), FileEntry),
-  docs: z.array(Doc),
+  /** Checked by hand (doc-columns.ts): a schema walk over every document was most of a load. */
+  docs: z.unknown(),
   index: z.record(z.string(), z.unknown()),
 });
 
@@ -83,6 +75,16 @@ const MINISEARCH_OPTIONS = {
   // Documents are removed one by one (remove(), with their text at hand): no background vacuuming.
   autoVacuum: false,
 };
+
+type Loaded = 'cache' | 'missing' | 'rebuilt';
+
+interface Checked {
+  docs: Map<number, IndexedDoc>;
+  byFile: Map<string, number[]>;
+  files: Record<string, FileEntry>;
+  nextId: number;
+  index: AsPlainObject;
+}
 
 export interface SessionInfo {
   sessionId: string;
@@ -105,14 +107,27 @@ export class ProjectSearchIndex {
   private saveTimer: ReturnType<typeof setTimeout> | null = null;
   private running: Promise<boolean> | null = null;
   /** What happened to the saved index when it was loaded (for tests and the log). */
-  readonly loaded: 'cache' | 'missing' | 'rebuilt';
+  get loaded(): Loaded {
+    return this.loadedAs;
+  }
+  private loadedAs: Loaded = 'missing';
 
+  /** Loads the saved index at once (tests, the benchmark); the app uses `open`. */
   constructor(
     readonly dir: string,
     private readonly options: { saveIntervalMs?: number } = {},
+    load = true,
   ) {
-    this.loaded = this.load();
-    if (this.loaded !== 'cache') this.reset();
+    if (load) this.loadedAs = this.load();
+    if (this.loadedAs !== 'cache') this.reset();
+  }
+
+  /** An index with its saved state loaded without holding the process up for long. */
+  static async open(dir: string, options: { saveIntervalMs?: number } = {}): Promise<ProjectSearchIndex> {
+    const index = new ProjectSearchIndex(dir, options, false);
+    index.loadedAs = await index.loadAsync();
+    if (index.loadedAs !== 'cache') index.reset();
+    return index;
   }
 
   get indexFile(): string {
@@ -384,42 +399,79 @@ export class ProjectSearchIndex {
   }
 
   /** The saved index, checked: any doubt and it is rebuilt from the transcripts instead. */
-  private load(): 'cache' | 'missing' | 'rebuilt' {
+  private load(): Loaded {
     let text: string;
     try {
       text = readNoFollow(this.indexFile);
     } catch (error) {
       return errnoCode(error) === 'ENOENT' ? 'missing' : 'rebuilt';
     }
+    const checked = this.checked(text);
+    if (!checked) return 'rebuilt';
+    try {
+      return this.takeSaved(checked, MiniSearch.loadJS<IndexedDoc>(checked.index, MINISEARCH_OPTIONS));
+    } catch {
+      // MiniSearch refused its part: rebuilt.
+      return 'rebuilt';
+    }
+  }
+
+  /** load() without holding the process up: the file read off the main thread, the tree in batches. */
+  private async loadAsync(): Promise<Loaded> {
+    let text: string;
+    try {
+      text = await readNoFollowAsync(this.indexFile);
+    } catch (error) {
+      return errnoCode(error) === 'ENOENT' ? 'missing' : 'rebuilt';
+    }
+    const checked = this.checked(text);
+    if (!checked) return 'rebuilt';
+    try {
+      return this.takeSaved(
+        checked,
+        await MiniSearch.loadJSAsync<IndexedDoc>(checked.index, MINISEARCH_OPTIONS),
+      );
+    } catch {
+      return 'rebuilt';
+    }
+  }
+
+  /** The saved index's parts, checked against each other; null: rebuild. */
+  private checked(text: string): Checked | null {
     try {
       const parsed = CacheFile.safeParse(JSON.parse(text));
-      if (!parsed.success) return 'rebuilt';
+      if (!parsed.success) return null;
       const c = parsed.data;
       const docs = new Map<number, IndexedDoc>();
       const byFile = new Map<string, number[]>();
-      for (const d of c.docs) {
-        if (d.id >= c.nextId || docs.has(d.id) || !Object.hasOwn(c.files, d.file)) return 'rebuilt';
+      const saved = fromColumns(c.docs, c.nextId);
+      if (!saved) return null;
+      for (const d of saved) {
+        if (docs.has(d.id) || !Object.hasOwn(c.files, d.file)) return null;
         docs.set(d.id, d);
         const list = byFile.get(d.file) ?? [];
         list.push(d.id);
         byFile.set(d.file, list);
       }
-      const search = MiniSearch.loadJS<IndexedDoc>(c.index as unknown as AsPlainObject, MINISEARCH_OPTIONS);
-      // The index must describe exactly these documents.
-      if (search.documentCount !== docs.size) return 'rebuilt';
-      for (const id of docs.keys()) if (!search.has(id)) return 'rebuilt';
       for (const [name, f] of Object.entries(c.files))
-        if (f.offset > f.size || !name.endsWith('.jsonl')) return 'rebuilt';
-      this.files = new Map(Object.entries(c.files));
-      this.docs = docs;
-      this.byFile = byFile;
-      this.search = search;
-      this.nextId = c.nextId;
-      return 'cache';
+        if (f.offset > f.size || !name.endsWith('.jsonl')) return null;
+      return { docs, byFile, files: c.files, nextId: c.nextId, index: c.index as unknown as AsPlainObject };
     } catch {
-      // Not JSON, or MiniSearch refused its part: rebuilt.
-      return 'rebuilt';
+      // Not JSON: rebuilt.
+      return null;
     }
+  }
+
+  private takeSaved(c: Checked, search: MiniSearch<IndexedDoc>): Loaded {
+    // The index must describe exactly these documents.
+    if (search.documentCount !== c.docs.size) return 'rebuilt';
+    for (const id of c.docs.keys()) if (!search.has(id)) return 'rebuilt';
+    this.files = new Map(Object.entries(c.files));
+    this.docs = c.docs;
+    this.byFile = c.byFile;
+    this.search = search;
+    this.nextId = c.nextId;
+    return 'cache';
   }
 
   private save(): void {
@@ -427,7 +479,7 @@ export class ProjectSearchIndex {
       version: SEARCH_INDEX_VERSION,
       nextId: this.nextId,
       files: Object.fromEntries(this.files),
-      docs: [...this.docs.values()],
+      docs: toColumns(this.docs.values()),
       index: this.search.toJSON(),
     };
     const tmp = `${this.indexFile}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
@@ -458,6 +510,17 @@ function readNoFollow(file: string): string {
     return Buffer.concat(chunks).toString('utf8');
   } finally {
     closeSync(fd);
+  }
+}
+
+async function readNoFollowAsync(file: string): Promise<string> {
+  const handle = await open(file, constants.O_RDONLY | NO_FOLLOW | NON_BLOCK);
+  try {
+    if (!(await handle.stat()).isFile())
+      throw Object.assign(new Error('not a regular file'), { code: 'EINVAL' });
+    return await handle.readFile({ encoding: 'utf8' });
+  } finally {
+    await handle.close();
   }
 }
 

@@ -286,22 +286,45 @@ describe('search across sessions', () => {
     expect(saved.loaded).toBe('cache');
     const count = saved.documentCount;
 
-    const good = JSON.parse(readFileSync(indexFile, 'utf8')) as { docs: { id: number; text: string }[] };
+    const good = JSON.parse(readFileSync(indexFile, 'utf8')) as {
+      nextId: number;
+      docs: Record<string, unknown[]>;
+    };
+    const column = (name: string): unknown[] => good.docs[name] ?? [];
+    // The saved documents with their first one repeated under another id.
+    const withExtra = Object.fromEntries(
+      Object.entries(good.docs).map(([k, v]) =>
+        k === 'files' || k === 'models' ? [k, v] : [k, [...v, k === 'id' ? good.nextId - 1 : v[0]]],
+      ),
+    );
     for (const bad of [
       'not json at all',
       '{"version":1}',
       JSON.stringify({ ...good, version: 99 }),
-      // A document the MiniSearch part does not know.
-      JSON.stringify({ ...good, docs: [...good.docs, { ...good.docs[0], id: 999_999 }] }),
+      // A document the MiniSearch part does not know (or one id twice).
+      JSON.stringify({ ...good, docs: withExtra }),
+      // A document whose id is past the counter, a column cut short, a kind out of range.
+      JSON.stringify({
+        ...good,
+        docs: { ...good.docs, id: column('id').map((x, i) => (i === 0 ? 1e9 : x)) },
+      }),
+      JSON.stringify({ ...good, docs: { ...good.docs, text: column('text').slice(1) } }),
+      JSON.stringify({ ...good, docs: { ...good.docs, kind: column('kind').map(() => 99) } }),
+      JSON.stringify({ ...good, docs: { ...good.docs, file: column('file').map(() => 7) } }),
       JSON.stringify({ ...good, index: { nonsense: true } }),
     ]) {
       writeFileSync(indexFile, bad);
+      // The app's way in (read off the main thread) decides the same.
+      expect((await ProjectSearchIndex.open(dir)).loaded).toBe('rebuilt');
       const index = new ProjectSearchIndex(dir, { saveIntervalMs: 0 });
       expect(index.loaded).toBe('rebuilt');
       index.refresh();
       expect(index.documentCount).toBe(count);
       expect(index.query(KNOWN_PHRASE, () => true).map((r) => r.doc.itemId)).toContain(corpus.known?.itemId);
       expect(new ProjectSearchIndex(dir).loaded).toBe('cache');
+      const reopened = await ProjectSearchIndex.open(dir);
+      expect(reopened.loaded).toBe('cache');
+      expect(reopened.documentCount).toBe(count);
     }
 
     // A link in the index's place is not read, and saving replaces the link, not its target.
@@ -310,6 +333,7 @@ describe('search across sessions', () => {
     const targetBefore = readFileSync(target, 'utf8');
     rmSync(indexFile);
     symlinkSync(target, indexFile);
+    expect((await ProjectSearchIndex.open(dir)).loaded).toBe('rebuilt');
     const linked = new ProjectSearchIndex(dir, { saveIntervalMs: 0 });
     expect(linked.loaded).toBe('rebuilt');
     linked.refresh();

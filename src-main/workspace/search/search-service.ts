@@ -19,7 +19,8 @@ export interface SearchServiceDeps {
  * folder Carapace has written sessions to; a linked project folder is never read.
  */
 export class SearchService {
-  private readonly indexes = new Map<string, ProjectSearchIndex>();
+  private readonly indexes = new Map<string, Promise<ProjectSearchIndex>>();
+  private readonly opened = new Set<ProjectSearchIndex>();
 
   constructor(private readonly deps: SearchServiceDeps) {}
 
@@ -47,7 +48,7 @@ export class SearchService {
     }[] = [];
     const models = new Set<string>();
     for (const projectId of ids) {
-      const index = this.index(projectId);
+      const index = await this.index(projectId);
       if (!index) continue;
       await index.refreshAsync();
       for (const m of index.models()) models.add(m);
@@ -85,10 +86,10 @@ export class SearchService {
 
   /** Saves every index with unsaved changes (at shutdown). */
   dispose(): void {
-    for (const index of this.indexes.values()) index.flush();
+    for (const index of this.opened) index.flush();
   }
 
-  private index(projectId: string): ProjectSearchIndex | null {
+  private async index(projectId: string): Promise<ProjectSearchIndex | null> {
     const dir = path.join(this.deps.projectsDir, projectId);
     let st;
     try {
@@ -101,10 +102,12 @@ export class SearchService {
       this.indexes.delete(projectId);
       return null;
     }
+    // Opened once, even by queries that arrive while it loads.
     let index = this.indexes.get(projectId);
     if (!index) {
-      index = new ProjectSearchIndex(dir, { saveIntervalMs: this.deps.saveIntervalMs ?? 2_000 });
+      index = ProjectSearchIndex.open(dir, { saveIntervalMs: this.deps.saveIntervalMs ?? 2_000 });
       this.indexes.set(projectId, index);
+      void index.then((i) => this.opened.add(i));
     }
     return index;
   }
