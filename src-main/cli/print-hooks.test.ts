@@ -843,4 +843,45 @@ describe('carapace -p with hooks', () => {
     expect(blocked.api.requests).toHaveLength(2);
     expect(JSON.stringify(blocked.api.requests[1]?.body)).toContain('First answer.');
   });
+  it("a sub-agent's tool events carry its agent_id and agent_type; the main agent's do not", async () => {
+    const { run, file } = await setup(
+      {
+        PreToolUse: [
+          {
+            matcher: 'Bash',
+            hooks: [
+              command('cat >> "$CLAUDE_PROJECT_DIR/pre.jsonl"; echo >> "$CLAUDE_PROJECT_DIR/pre.jsonl"'),
+            ],
+          },
+        ],
+      },
+      [
+        {
+          reply: {
+            content: [
+              toolUse(
+                'Agent',
+                { prompt: 'List.', description: 'list', subagent_type: 'general-purpose' },
+                'toolu_a',
+              ),
+            ],
+          },
+        },
+        { reply: { content: [toolUse('Bash', { command: 'ls' }, 'toolu_sub')] } },
+        { reply: { content: [text('Listed.')] } },
+        { reply: { content: [toolUse('Bash', { command: 'pwd' }, 'toolu_main')] } },
+      ],
+    );
+    await run(['-p', 'delegate', '--allowedTools', 'Bash']);
+    const inputs = readFileSync(file('pre.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const sub = inputs.find((i) => i['tool_use_id'] === 'toolu_sub');
+    const main = inputs.find((i) => i['tool_use_id'] === 'toolu_main');
+    expect(sub).toMatchObject({ agent_type: 'general-purpose' });
+    expect(String(sub?.['agent_id'])).toMatch(/^agent-/);
+    expect(main).toBeDefined();
+    expect(main?.['agent_id']).toBeUndefined();
+  });
 });

@@ -19,6 +19,12 @@ import { hookWho, type HookVerdicts } from './permission-verdicts';
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** Who is calling, when it is a sub-agent (the fields Claude Code adds to a sub-agent's hook input). */
+export interface AgentHookFields {
+  agent_id: string;
+  agent_type: string;
+}
+
 /** Context a hook adds, as the model reads it (Claude Code wraps it as a system reminder). */
 export function hookContext(event: string, parts: readonly string[]): string {
   return `<system-reminder>\n${event} hook additional context:\n${parts.join('\n')}\n</system-reminder>`;
@@ -52,6 +58,8 @@ export function withPreToolUseHooks(
   onDecision?: (entry: PermissionLogEntry) => void,
   pending?: PendingToolContext,
   verdicts?: HookVerdicts,
+  /** Inside a sub-agent: `agent_id` and `agent_type`, added to every event's input as Claude Code does. */
+  agent?: AgentHookFields,
 ): PermissionGate {
   return {
     filterTools: (tools) => inner.filterTools(tools),
@@ -61,7 +69,7 @@ export function withPreToolUseHooks(
       const out = await runner.run(
         'PreToolUse',
         { toolName: tool.name, toolInput: args },
-        { tool_name: tool.name, tool_input: args, tool_use_id: ctx.toolUseId },
+        { tool_name: tool.name, tool_input: args, tool_use_id: ctx.toolUseId, ...agent },
         ctx.abortSignal,
       );
       // `continue: false` stops everything: the call does not run either.
@@ -137,6 +145,7 @@ export function withPostToolUseHooks(
   tools: readonly AnyTool[],
   runner: HookRunner,
   pending?: PendingToolContext,
+  agent?: AgentHookFields,
 ): AnyTool[] {
   // The tool's own properties are copied as they are, getters included: a spread would read them
   // now (the Agent tool's description loads the agent files) and freeze what they say.
@@ -158,6 +167,7 @@ export function withPostToolUseHooks(
           tool_use_id: ctx.toolUseId,
           duration_ms: Math.round(performance.now() - started),
           ...(output.isError ? { error: textOf(output.content) } : { tool_response: output.content }),
+          ...agent,
         },
         ctx.abortSignal,
       );

@@ -125,11 +125,13 @@ export function createRuntime(s: RuntimeSetup): AgentRuntime {
           : []),
       ];
   // A PreToolUse hook's additionalContext waits here for the call's result.
+  // A sub-agent's tool events say who it is (agent_id, agent_type), as in Claude Code.
+  const hookAgent = s.agent ? { agent_id: agentId, agent_type: s.agent.agentType } : undefined;
   const hookContext = new PendingToolContext();
   // The session's main agent shows every hook run of the session as a note in its transcript.
   const hookNotes = s.hooks && !s.agent ? new HookNoteQueue() : null;
   const stopNotes = hookNotes && s.hooks ? s.hooks.subscribe((r) => hookNotes.push(r)) : null;
-  const tools = s.hooks ? withPostToolUseHooks(ownTools, s.hooks, hookContext) : ownTools;
+  const tools = s.hooks ? withPostToolUseHooks(ownTools, s.hooks, hookContext, hookAgent) : ownTools;
   // MCP tools are read at every turn (servers connect, fail, restart); wrapped again only when they change.
   let mcpSeen: readonly AnyTool[] | null = null;
   let mcpTools: readonly AnyTool[] = [];
@@ -137,7 +139,7 @@ export function createRuntime(s: RuntimeSetup): AgentRuntime {
     const now = s.mcp?.tools() ?? [];
     if (now !== mcpSeen) {
       mcpSeen = now;
-      mcpTools = s.hooks ? withPostToolUseHooks([...now], s.hooks, hookContext) : now;
+      mcpTools = s.hooks ? withPostToolUseHooks([...now], s.hooks, hookContext, hookAgent) : now;
     }
     return mcpTools;
   };
@@ -145,7 +147,7 @@ export function createRuntime(s: RuntimeSetup): AgentRuntime {
   // gives is judged by everything after it (a read-only agent's restriction included).
   const ruleGate = s.restrictGate ? s.restrictGate(waitForSandbox(gate)) : waitForSandbox(gate);
   const hookedGate = s.hooks
-    ? withPreToolUseHooks(ruleGate, s.hooks, s.onDecision, hookContext, verdicts)
+    ? withPreToolUseHooks(ruleGate, s.hooks, s.onDecision, hookContext, verdicts, hookAgent)
     : ruleGate;
   const shell = createSessionShell({
     sessionDir,
