@@ -884,4 +884,28 @@ describe('carapace -p with hooks', () => {
     expect(main).toBeDefined();
     expect(main?.['agent_id']).toBeUndefined();
   });
+  it('a Stop prompt hook answering {"ok":false} keeps the turn going with its reason; {"ok":true} lets it end', async () => {
+    const judge = { systemText: 'You are evaluating a hook' };
+    const { api, run } = await setup(
+      { Stop: [{ hooks: [{ type: 'prompt', prompt: 'Did the agent run the tests? $ARGUMENTS' }] }] },
+      [
+        {
+          when: judge,
+          reply: { content: [text('{"ok": false, "reason": "Run the tests before stopping."}')] },
+        },
+        { when: judge, reply: { content: [text('{"ok": true}')] } },
+        { reply: { content: [text('All done.')] } },
+        { reply: { content: [text('Tests run; done now.')] } },
+      ],
+    );
+    const { result } = await run(['-p', 'fix it']);
+    expect(result['result']).toBe('Tests run; done now.');
+    const judged = api.requests.filter((r) =>
+      JSON.stringify(r.body).includes('Did the agent run the tests?'),
+    );
+    expect(judged).toHaveLength(2);
+    expect(JSON.stringify(judged[0]?.body)).toContain('All done.');
+    const main = api.requests.filter((r) => !judged.includes(r));
+    expect(JSON.stringify(main[1]?.body)).toContain('Run the tests before stopping.');
+  });
 });
