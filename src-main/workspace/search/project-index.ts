@@ -118,6 +118,7 @@ export class ProjectSearchIndex {
     private readonly options: { saveIntervalMs?: number } = {},
     load = true,
   ) {
+    removeStaleTemporaries(dir);
     if (load) this.loadedAs = this.load();
     if (this.loadedAs !== 'cache') this.reset();
   }
@@ -494,6 +495,23 @@ export class ProjectSearchIndex {
       rmSync(tmp, { force: true });
     }
   }
+}
+
+/**
+ * Temporary files a crash left mid-write (each as large as the index): removed when an index is
+ * opened. Another process writing at that moment loses only its own save (its rename fails, and
+ * the index is written again with its next change).
+ */
+function removeStaleTemporaries(dir: string): void {
+  let names: Dirent[];
+  try {
+    names = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return;
+  }
+  for (const e of names)
+    if (e.isFile() && e.name.startsWith(`${SEARCH_INDEX_FILE}.`) && e.name.endsWith('.tmp'))
+      rmSync(path.join(dir, e.name), { force: true });
 }
 
 function readNoFollow(file: string): string {

@@ -327,6 +327,18 @@ describe('search across sessions', () => {
       expect(reopened.documentCount).toBe(count);
     }
 
+    // A temporary file a crash left behind is removed; a link named like one is left alone.
+    const stale = `${indexFile}.4242.deadbeef.tmp`;
+    writeFileSync(stale, 'half an index');
+    const linkedTmp = `${indexFile}.4243.cafe.tmp`;
+    const keep = path.join(home, 'keep.txt');
+    writeFileSync(keep, 'kept');
+    symlinkSync(keep, linkedTmp);
+    new ProjectSearchIndex(dir);
+    expect(() => statSync(stale)).toThrow();
+    expect(readFileSync(keep, 'utf8')).toBe('kept');
+    rmSync(linkedTmp);
+
     // A link in the index's place is not read, and saving replaces the link, not its target.
     const target = path.join(home, 'target.json');
     writeFileSync(target, readFileSync(indexFile));
