@@ -10,7 +10,8 @@ export type Command =
   | { kind: 'serve'; port: number | null; host: string; project: string | null }
   | { kind: 'scripted-api'; scenario: string; port: number }
   | { kind: 'print'; argv: string[] }
-  | { kind: 'usage'; argv: string[] };
+  | { kind: 'usage'; argv: string[] }
+  | { kind: 'plugin'; argv: string[] };
 
 export const USAGE = `Usage:
   carapace                         open the desktop app (serve mode where Electron is missing)
@@ -24,6 +25,8 @@ export const USAGE = `Usage:
   carapace usage [daily|monthly|session] [--since YYYY-MM-DD] [--until YYYY-MM-DD] [--json]
            [--project DIR] [--source carapace|claude-code|all]
                                    print spend and tokens (the cost dashboard's figures)
+  carapace plugin list [--json] | install FOLDER | enable NAME | disable NAME | uninstall NAME
+                                   install a plugin from a local folder, switch plugins on and off
   carapace scripted-api --scenario FILE [--port N]
                                    run the scripted Messages API (for tests and demos)
   carapace --help | --version`;
@@ -73,6 +76,7 @@ export function parseArgs(argv: readonly string[]): Command {
   if (args[0] === 'scripted-api') return parseScriptedApi(args.slice(1));
   // Its own options are parsed by usage-args.ts, loaded only when it runs.
   if (args[0] === 'usage') return { kind: 'usage', argv: args.slice(1) };
+  if (args[0] === 'plugin') return { kind: 'plugin', argv: args.slice(1) };
   if (args[0] === 'serve') return parseServe(args.slice(1));
   throw new UsageError(`Unknown command "${args[0] ?? ''}".`);
 }

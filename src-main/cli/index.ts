@@ -90,6 +90,15 @@ async function main(argv: string[]): Promise<number> {
         cwd: process.cwd(),
       });
     }
+    case 'plugin': {
+      const { runPlugin } = await import('./plugin-command');
+      return runPlugin(command.argv, {
+        stdout: process.stdout,
+        stderr: process.stderr,
+        env: process.env,
+        cwd: process.cwd(),
+      });
+    }
     case 'scripted-api': {
       const [{ loadScenarioFile }, { startScriptedApi }] = await Promise.all([
         import('../devtools/scripted-api/scenario'),
