@@ -136,6 +136,14 @@ test('the MCP page shows a connected and a failed server and restarts the failed
     .locator('footer.statusbar')
     .getByRole('button', { name: 'MCP servers: 3 of 3 connected' });
   await expect(status).toHaveText('MCP 3/3');
+  // At 900×600 the bar keeps to one line with the button in it.
+  await page.setViewportSize({ width: 900, height: 600 });
+  const bar = page.locator('footer.statusbar');
+  const barBox = await bar.boundingBox();
+  const buttonBox = await status.boundingBox();
+  expect(barBox && buttonBox && buttonBox.x + buttonBox.width <= barBox.x + barBox.width).toBe(true);
+  await page.screenshot({ path: docsScreenshot(testInfo, 'mcp-statusbar-900x600.png') });
+  await page.setViewportSize({ width: 1400, height: 900 });
   await status.click();
   await expect(settings.getByRole('region', { name: 'MCP servers' })).toBeVisible();
   await page.screenshot({ path: docsScreenshot(testInfo, 'mcp-statusbar-1400x900.png') });
