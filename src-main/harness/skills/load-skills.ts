@@ -170,6 +170,15 @@ function readFolder(
     const shown = path.join(folder.dir, printable(entry.name));
     const dir = skillDir(entry, realDir, folder);
     if (dir === null) continue;
+    // The folder is named to the model as the skill's base directory: a line break in its name
+    // could forge lines of the tool result, so such a folder is no skill.
+    if (printable(entry.name) !== entry.name) {
+      problems.push({
+        file: shown,
+        message: 'Not loaded: its folder name contains control characters.',
+      });
+      continue;
+    }
     if (typeof dir !== 'string') {
       problems.push({ file: shown, message: dir.problem });
       continue;
