@@ -8,7 +8,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { SearchQuery } from '@shared/ipc/contract/search';
 import { AppError } from '../../platform/errors';
 import { tempDir } from '../../test-support/temp';
@@ -201,6 +201,29 @@ describe('search across sessions', () => {
       appendFileSync(file, itemLine(userItem(`later-${i}`, `a later ${word} question`)));
       expect((await service.query(q(word))).hits.map((h) => h.itemId)).toEqual([`later-${i}`]);
       expect((await service.query(q('question'))).total).toBe(i + 2);
+    }
+  });
+
+  it('lets go of an index nobody searched for a while, saved, and reads it again when asked', async () => {
+    const { projectsDir, dirs } = setup();
+    const corpus = writeCorpus(dirs[0] as string, { sessions: 3, messages: 10, knownIn: 1 });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const service = new SearchService({ projectsDir, saveIntervalMs: 60_000, idleMs: 1_000 });
+      expect((await service.query(q(KNOWN_PHRASE))).hits[0]?.itemId).toBe(corpus.known?.itemId);
+      expect(service.inMemory).toBe(1);
+      vi.advanceTimersByTime(999);
+      expect(service.inMemory).toBe(1);
+      vi.advanceTimersByTime(1);
+      expect(service.inMemory).toBe(0);
+      await Promise.resolve();
+      // Saved on the way out, before its own save was due.
+      expect(new ProjectSearchIndex(dirs[0] as string).loaded).toBe('cache');
+      expect((await service.query(q(KNOWN_PHRASE))).hits[0]?.itemId).toBe(corpus.known?.itemId);
+      expect(service.inMemory).toBe(1);
+      service.dispose();
+    } finally {
+      vi.useRealTimers();
     }
   });
 

@@ -11,6 +11,8 @@ export interface SearchServiceDeps {
   /** `$CARAPACE_HOME/projects`: one folder per project, named by its id. */
   projectsDir: string;
   saveIntervalMs?: number;
+  /** An index not queried for this long is saved and dropped from memory (default 5 minutes). */
+  idleMs?: number;
 }
 
 /**
@@ -21,6 +23,8 @@ export interface SearchServiceDeps {
 export class SearchService {
   private readonly indexes = new Map<string, Promise<ProjectSearchIndex>>();
   private readonly opened = new Set<ProjectSearchIndex>();
+  /** Per project: when an index unused this long is let go (a big project's is tens of MB). */
+  private readonly idle = new Map<string, ReturnType<typeof setTimeout>>();
 
   constructor(private readonly deps: SearchServiceDeps) {}
 
@@ -50,6 +54,7 @@ export class SearchService {
     for (const projectId of ids) {
       const index = await this.index(projectId);
       if (!index) continue;
+      this.touch(projectId);
       await index.refreshAsync();
       for (const m of index.models()) models.add(m);
       for (const r of index.query(q.text, filter))
@@ -86,7 +91,34 @@ export class SearchService {
 
   /** Saves every index with unsaved changes (at shutdown). */
   dispose(): void {
+    for (const timer of this.idle.values()) clearTimeout(timer);
+    this.idle.clear();
     for (const index of this.opened) index.flush();
+  }
+
+  /** Project indexes in memory (tests). */
+  get inMemory(): number {
+    return this.indexes.size;
+  }
+
+  /** The palette is used in bursts: an index idle past `idleMs` goes, and is read again when asked. */
+  private touch(projectId: string): void {
+    const previous = this.idle.get(projectId);
+    if (previous) clearTimeout(previous);
+    const timer = setTimeout(
+      () => {
+        this.idle.delete(projectId);
+        const index = this.indexes.get(projectId);
+        this.indexes.delete(projectId);
+        void index?.then((i) => {
+          i.flush();
+          this.opened.delete(i);
+        });
+      },
+      this.deps.idleMs ?? 5 * 60_000,
+    );
+    timer.unref();
+    this.idle.set(projectId, timer);
   }
 
   private async index(projectId: string): Promise<ProjectSearchIndex | null> {
