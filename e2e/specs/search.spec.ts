@@ -105,6 +105,8 @@ test('Ctrl+K finds a phrase across sessions, Enter opens its session scrolled to
     await expect(message).toBeVisible();
     await inViewport(page, message);
     await expect(log.locator('.transcript-row.search-hit')).toContainText(PHRASE);
+    // As with any switch, the cursor lands in the opened session's message box.
+    await expect(page.getByRole('textbox', { name: 'Message' })).toBeFocused();
     await page.screenshot({ path: docsScreenshot(test.info(), 'search-jump.png') });
     // The mark goes after a moment; the view stays where it is.
     await expect(log.locator('.transcript-row.search-hit')).toHaveCount(0, { timeout: 10_000 });
