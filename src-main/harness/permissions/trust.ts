@@ -45,22 +45,35 @@ export const PROJECT_MCP_FILE = '.mcp.json';
 
 const short = (text: string, max = 160) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
+/**
+ * A server in words, with everything that changes what it does: its environment (`NODE_OPTIONS`,
+ * `LD_PRELOAD` turn a known command into the repository's code) and its headers (`${TOKEN}` in one
+ * sends your token to that address), as written, so `${VAR}` shows.
+ */
 function describeServer(config: unknown): string {
   if (typeof config !== 'object' || config === null) return JSON.stringify(config);
   const c = config as Record<string, unknown>;
+  const pairs = (key: string, sep: string) => {
+    const v = c[key];
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) return '';
+    const shown = Object.entries(v).map(
+      ([k, x]) => `${k}${sep}${typeof x === 'string' ? x : JSON.stringify(x)}`,
+    );
+    return shown.length > 0 ? `; ${key} ${shown.join(', ')}` : '';
+  };
   if (typeof c['command'] === 'string') {
     const args = Array.isArray(c['args']) ? c['args'].map(String).join(' ') : '';
-    return `runs ${c['command']}${args ? ` ${args}` : ''}`;
+    return `runs ${c['command']}${args ? ` ${args}` : ''}${pairs('env', '=')}`;
   }
-  if (typeof c['url'] === 'string') return `connects to ${c['url']}`;
+  if (typeof c['url'] === 'string') return `connects to ${c['url']}${pairs('headers', ': ')}`;
   return JSON.stringify(config);
 }
 
 /** The widening items of one parsed settings file. */
 export function wideningItems(s: ParsedSettings, file: string): TrustItem[] {
   const items: TrustItem[] = [];
-  const add = (kind: TrustItemKind, key: string, label: string) =>
-    items.push({ kind, key, file, label: short(label) });
+  const add = (kind: TrustItemKind, key: string, label: string, max?: number) =>
+    items.push({ kind, key, file, label: short(label, max) });
   for (const rule of s.allow) add('allow', trustKey.allow(rule), `Allow ${rule}`);
   for (const dir of s.additionalDirectories)
     add('allow', trustKey.additionalDirectory(dir), `Extra working directory: ${dir}`);
@@ -79,7 +92,7 @@ export function wideningItems(s: ParsedSettings, file: string): TrustItem[] {
       `${h.event} hook${h.matcher ? ` (${h.matcher})` : ''}: ${h.command}`,
     );
   for (const [name, config] of Object.entries(s.mcpServers))
-    add('mcp', trustKey.mcpServer(name, config), `MCP server "${name}": ${describeServer(config)}`);
+    add('mcp', trustKey.mcpServer(name, config), `MCP server "${name}": ${describeServer(config)}`, 1000);
   for (const name of s.enabledMcpjsonServers)
     add('mcp', trustKey.mcpEnabled(name), `Enables MCP server "${name}" from .mcp.json`);
   if (s.enableAllProjectMcpServers)
@@ -107,7 +120,8 @@ export function projectWideningItems(projectRoot: string): TrustItem[] {
           kind: 'mcp',
           key: trustKey.mcpServer(name, config),
           file: PROJECT_MCP_FILE,
-          label: short(`MCP server "${name}": ${describeServer(config)}`),
+          // Longer than other labels: the environment and headers at the end must not be cut away.
+          label: short(`MCP server "${name}": ${describeServer(config)}`, 1000),
         });
   }
   // The same item in both files is one decision.
