@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { homedir } from 'node:os';
 import { DEMO_MODEL_ID } from '@shared/domain/models';
 import { DemoModelClient } from './devtools/demo';
@@ -12,6 +13,8 @@ import { loadPluginComponents } from './harness/plugins/load-plugins';
 import { withPluginAgents } from './harness/plugins/plugin-agents';
 import { SandboxService } from './harness/bash/sandbox';
 import { TrustStore, trustFile } from './harness/permissions/trust';
+import { SessionWorktrees } from './workspace/worktrees/session-worktrees';
+import { WorktreeService } from './workspace/worktrees/worktree-service';
 import { sanitizeEnv } from './platform/env';
 import { createHandlers } from './ipc/handlers';
 import { IpcRouter } from './ipc/router';
@@ -204,6 +207,18 @@ export function createCarapace(options: CarapaceOptions): Carapace {
     terminals,
     memory,
     mcp,
+    // Git worktrees per session, in the data folder (never anywhere else).
+    worktrees: new SessionWorktrees({
+      worktrees: new WorktreeService(path.join(paths.home, 'worktrees')),
+      projects,
+      sessions,
+      workspace,
+      logger: options.logger,
+      defaultOn: () => {
+        const w: unknown = (settings.current as Record<string, unknown>)['worktrees'];
+        return typeof w === 'object' && w !== null && (w as Record<string, unknown>)['default'] === true;
+      },
+    }),
     // The Changes view: a session's worktree against its base, or the project's uncommitted changes.
     changes: new ChangesService({
       target: (id) => sessionTargetFrom(sessions.projectRootOf(id), sessions.get(id).session),

@@ -8,6 +8,7 @@ import { mcpHandlers } from './mcp';
 import { memoryHandlers } from './memory';
 import { permissionHandlers } from './permissions';
 import { projectHandlers } from './projects';
+import { rewindHandlers } from './rewind';
 import { searchHandlers } from './search';
 import type { HandlerMap } from './router';
 import type { Services } from './services';
@@ -16,6 +17,7 @@ import { settingsHandlers } from './settings';
 import { teamHandlers } from './teams';
 import { terminalHandlers } from './terminals';
 import { trustHandlers } from './trust';
+import { worktreeHandlers } from './worktrees';
 
 /** Every channel's handler; the type demands one for each channel of the contract. */
 export function createHandlers(services: Services): HandlerMap {
@@ -33,8 +35,10 @@ export function createHandlers(services: Services): HandlerMap {
     ...costHandlers(services),
     ...budgetHandlers(services),
     ...commandHandlers(services),
+    ...rewindHandlers(services),
     ...hooksHandlers(services),
     ...mcpHandlers(services),
+    ...worktreeHandlers(services),
     ...changesHandlers(services),
   };
 }

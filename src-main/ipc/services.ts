@@ -13,6 +13,7 @@ import type { ChangesService } from '../workspace/changes/changes-service';
 import type { SearchService } from '../workspace/search/search-service';
 import type { TerminalManager } from '../workspace/terminals';
 import type { WorkspaceService } from '../workspace/workspace-service';
+import type { SessionWorktrees } from '../workspace/worktrees/session-worktrees';
 
 /** A native folder chooser; only the desktop app has one. */
 export interface FolderPicker {
@@ -47,6 +48,8 @@ export interface Services {
   memory: MemoryService;
   /** Each project's MCP servers (the Settings MCP page; sessions get their tools). */
   mcp: McpService;
+  /** Git worktrees per session: made, listed with ahead/behind, merged, removed. */
+  worktrees: SessionWorktrees;
   /** The Changes view: each session's diff against its base or the uncommitted changes. */
   changes: ChangesService;
 }

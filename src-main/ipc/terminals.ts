@@ -16,7 +16,7 @@ const ok = { ok: true as const };
 export function terminalHandlers(s: Services): Pick<HandlerMap, TerminalChannels> {
   return {
     'terminal.open': ({ sessionId, cols, rows }) =>
-      s.terminals.open(sessionId, s.sessions.projectRootOf(sessionId), cols, rows),
+      s.terminals.open(sessionId, s.sessions.workRootOf(sessionId), cols, rows),
     'terminal.find': ({ sessionId }) => ({ terminalId: s.terminals.find(sessionId) }),
     'terminal.input': ({ terminalId, data }) => {
       s.terminals.input(terminalId, data);

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { messageText, type MessageItem, type TranscriptItem } from '@shared/domain/messages';
 import { DEMO_MODEL_ID } from '@shared/domain/models';
 import { PermissionMode } from '@shared/domain/permissions';
-import { CostKind } from '@shared/domain/session';
+import { CostKind, SessionWorktree } from '@shared/domain/session';
 import { TokenUsage } from '@shared/domain/usage';
 import { subagentUsageLines } from '../harness/cost/ledger/subagent-usage';
 import { CostTracker, type CostSnapshot } from '../harness/cost/tracker';
@@ -27,6 +27,8 @@ export const SessionMeta = z.object({
   costKind: CostKind,
   /** A coordinator session (runs a team of workers); older index entries have none. */
   coordinator: z.boolean().default(false),
+  /** Its own git worktree (workspace/worktrees); sessions without one, and older entries, have none. */
+  worktree: SessionWorktree.optional(),
 });
 export type SessionMeta = z.infer<typeof SessionMeta>;
 
@@ -84,6 +86,7 @@ export function metaFromLines(
   let title: string | null = null;
   let mode: PermissionMode = 'default';
   let coordinator = false;
+  let worktree: SessionWorktree | undefined;
   const items: TranscriptItem[] = [];
   const tracker = new CostTracker(id);
   let snapshot: CostSnapshot | null = null;
@@ -93,6 +96,7 @@ export function metaFromLines(
       model = line.model;
       createdAt = line.createdAt;
       coordinator = line.coordinator === true;
+      worktree = line.worktree;
     } else if (line.type === 'item') {
       items.push(line.item);
     } else if (line.type === 'title') title = line.title;
@@ -131,5 +135,6 @@ export function metaFromLines(
     costUsd: tracker.totalCostUsd,
     costKind: costKindOf(tracker, model),
     coordinator,
+    ...(worktree ? { worktree } : {}),
   };
 }

@@ -3,7 +3,7 @@ import { mkdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { NoticeItem, TranscriptItem } from '@shared/domain/messages';
 import type { PermissionMode } from '@shared/domain/permissions';
-import type { SessionSummary, TaskView } from '@shared/domain/session';
+import type { SessionSummary, SessionWorktree, TaskView } from '@shared/domain/session';
 import type { SandboxService } from '../harness/bash/sandbox';
 import type { ModelRouter } from '../harness/model/model-client';
 import { interactiveHandler } from '../harness/permissions/handlers';
@@ -72,6 +72,11 @@ export interface SessionManagerDeps {
 }
 
 const now = () => new Date().toISOString();
+
+/** The folder a session works in: the project, or the project's place in the session's worktree. */
+export function workRoot(projectPath: string, worktree: SessionWorktree | undefined): string {
+  return worktree ? path.join(worktree.path, worktree.prefix) : projectPath;
+}
 
 /**
  * Every session of every project opened in this process. The list comes from each project's index
@@ -208,8 +213,11 @@ export class SessionManager {
     this.deps.hub.flush();
   }
 
-  /** A new session; a coordinator session's only tools are the team's, and it leads a team. */
-  create(projectId: string, model?: string, coordinator = false): SessionSummary {
+  /**
+   * A new session; a coordinator session's only tools are the team's, and it leads a team. With a
+   * `worktree` (made beforehand, workspace/worktrees) its tools, sandbox and terminal work there.
+   */
+  create(projectId: string, model?: string, coordinator = false, worktree?: SessionWorktree): SessionSummary {
     const project = this.deps.projects.get(projectId);
     const id = randomUUID();
     const file = path.join(this.deps.projectDir(projectId), `${id}.jsonl`);
@@ -230,6 +238,7 @@ export class SessionManager {
       costUsd: 0,
       costKind: 'priced',
       coordinator,
+      ...(worktree ? { worktree } : {}),
     };
     // The file is written whole before the session exists anywhere else: on a full disk this throws
     // and leaves nothing behind (no file, no live session, no index entry, no event).
@@ -243,6 +252,7 @@ export class SessionManager {
         model: meta.model,
         // Kept in the transcript, so the session reopens as a coordinator with its team.
         ...(coordinator ? { coordinator: true as const } : {}),
+        ...(worktree ? { worktree } : {}),
       },
       { type: 'mode', mode: meta.permissionMode, at: createdAt },
     ]);
@@ -288,6 +298,46 @@ export class SessionManager {
     const s = this.readyForTurn(sessionId);
     if (!s.retry()) throw new AppError('CONFLICT', 'There is nothing to retry: the last reply finished.');
     return { retried: true };
+  }
+
+  /**
+   * A session for rewind and fork (ipc/rewind.ts), live, with its project root and Carapace's data
+   * folder (never written by a rewind). `idle`: nothing of it runs (a turn, a background task, an
+   * agent), since a rewind must not race an agent still editing files.
+   */
+  rewindable(sessionId: string): {
+    session: LiveSession;
+    projectRoot: string;
+    carapaceHome: string;
+    idle: boolean;
+  } {
+    const s = this.open(sessionId);
+    const projectRoot = this.projectRootOf(sessionId);
+    const idle =
+      !s.busy &&
+      !s.engine.tasks.list().some((t) => t.status === 'running') &&
+      !s.agents.list().some((a) => a.state === 'working' || a.state === 'waiting');
+    return { session: s, projectRoot, carapaceHome: this.deps.permissionLocations(projectRoot).home, idle };
+  }
+
+  /** After a rewind: the index and the window hear that the session changed. */
+  rewound(sessionId: string): SessionSummary {
+    const s = this.open(sessionId);
+    this.index(s.projectId).update(s.file, s.meta());
+    const summary = s.summary();
+    this.deps.hub.emit('sessions.changed', { session: summary });
+    return summary;
+  }
+
+  /** A transcript written whole beside the project's others (a fork): known, opened, on screen. */
+  adopt(projectId: string, sessionId: string, file: string): SessionSummary {
+    this.known.set(sessionId, { projectId, file });
+    const s = this.open(sessionId);
+    this.onScreen.set(projectId, sessionId);
+    this.index(projectId).update(file, s.meta());
+    const summary = s.summary();
+    this.deps.hub.emit('sessions.changed', { session: summary });
+    return summary;
   }
 
   /**
@@ -350,8 +400,9 @@ export class SessionManager {
    */
   private shellAtRoot(s: LiveSession): boolean {
     const cwd = s.engine.workingDirectory;
-    const root = this.deps.projects.pathOf(s.projectId);
-    if (root === null) return true; // The project is gone: nothing to come back to.
+    const project = this.deps.projects.pathOf(s.projectId);
+    if (project === null) return true; // The project is gone: nothing to come back to.
+    const root = workRoot(project, s.meta().worktree);
     if (path.resolve(cwd) === path.resolve(root)) return true;
     try {
       return realpathSync(cwd) === realpathSync(root);
@@ -489,6 +540,11 @@ export class SessionManager {
     file: string,
     log: PermissionLogEntry[],
   ): LiveSession {
+    // A session in a worktree works there: its tools, sandbox, settings and hooks see the worktree
+    // as the project (its `.git` file stays protected like any `.git`). Budgets and the person's
+    // approvals stay the project's.
+    const projectRoot = projectPath;
+    projectPath = workRoot(projectPath, meta.worktree);
     let mode = meta.permissionMode;
     // Assigned below; the gate only calls back once a turn runs.
     let session: LiveSession | null = null;
@@ -526,7 +582,7 @@ export class SessionManager {
       // A person answers in the UI; hooks and a classifier join this race when they exist.
       // PermissionRequest hooks race the person; Notification hooks hear of each question.
       handler: interactiveHandler({
-        askUser: hookEvents.askUser(this.deps.broker.decider(projectPath)),
+        askUser: hookEvents.askUser(this.deps.broker.decider(projectRoot)),
         hooks: permissionRequestDecider(hooks),
       }),
       onDecision: (entry) => session?.recordDecision(entry),
@@ -554,7 +610,7 @@ export class SessionManager {
       coordinator: meta.coordinator ? this.teams.setup(meta.id) : undefined,
       budget: this.deps.budgets?.gateFor({
         sessionId: meta.id,
-        projectPath,
+        projectPath: projectRoot,
         spentBefore: () => runtime.engine.cost.snapshot().totalCostMicros,
         log: (line) => runtime.engine.appendLine(line),
         // Budget notices stay in the transcript: what was spent and decided is part of its history.
@@ -657,6 +713,14 @@ export class SessionManager {
   /** The project root of a session. */
   projectRootOf(sessionId: string): string {
     return this.deps.projects.get(this.projectOf(sessionId)).path;
+  }
+
+  /** Where a session works: its worktree's copy of the project, or the project itself. */
+  workRootOf(sessionId: string): string {
+    const root = this.projectRootOf(sessionId);
+    const live = this.live.get(sessionId);
+    if (live) return workRoot(root, live.meta().worktree);
+    return workRoot(root, this.list(this.projectOf(sessionId)).find((s) => s.id === sessionId)?.worktree);
   }
 
   /**

@@ -1,5 +1,5 @@
 import type { ProjectInfo } from '@shared/domain/project';
-import type { SessionSummary } from '@shared/domain/session';
+import type { SessionSummary, SessionWorktree } from '@shared/domain/session';
 import type { OpenProject, TabsState, WorkspaceSnapshot } from '@shared/domain/workspace';
 import { AppError } from '../platform/errors';
 import type { EventHub } from './event-hub';
@@ -68,8 +68,13 @@ export class WorkspaceService {
     return { project, sessions, tabs: this.tabs(projectId) };
   }
 
-  createSession(projectId: string, model?: string, coordinator = false): SessionSummary {
-    const session = this.sessions.create(projectId, model, coordinator);
+  createSession(
+    projectId: string,
+    model?: string,
+    coordinator = false,
+    worktree?: SessionWorktree,
+  ): SessionSummary {
+    const session = this.sessions.create(projectId, model, coordinator, worktree);
     try {
       this.updateTabs(projectId, (t) => openTab(t, session.id));
     } catch (error) {

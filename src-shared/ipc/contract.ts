@@ -10,6 +10,7 @@ import * as memory from './contract/memory';
 import * as models from './contract/models';
 import * as permissions from './contract/permissions';
 import * as projects from './contract/projects';
+import * as rewind from './contract/rewind';
 import * as search from './contract/search';
 import * as sessions from './contract/sessions';
 import * as settings from './contract/settings';
@@ -18,6 +19,7 @@ import * as tasks from './contract/tasks';
 import * as teams from './contract/teams';
 import * as terminal from './contract/terminal';
 import * as trust from './contract/trust';
+import * as worktrees from './contract/worktrees';
 
 /**
  * The whole IPC contract: every request channel as `{input, output}` and every event as a payload schema.
@@ -52,6 +54,8 @@ export const requests = {
   ...hooks.requests,
   ...mcp.requests,
   ...changes.requests,
+  ...worktrees.requests,
+  ...rewind.requests,
 } as const;
 
 export const events = {
@@ -74,6 +78,8 @@ export const events = {
   ...hooks.events,
   ...mcp.events,
   ...changes.events,
+  ...worktrees.events,
+  ...rewind.events,
 } as const;
 
 export type Requests = typeof requests;

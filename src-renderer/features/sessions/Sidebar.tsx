@@ -5,6 +5,7 @@ import { formatSessionCost } from '@shared/domain/cost';
 import { openSession } from '../../ipc/actions';
 import { useStore } from '../../stores/store';
 import { Inbox } from '../permissions/Inbox';
+import { WorktreeGroups } from '../worktrees/WorktreeGroups';
 import { labelWithBadge, StateBadge, useBadge } from './StateBadge';
 import { heldOrder } from './sidebar-order';
 import './session-tags.css';
@@ -100,7 +101,10 @@ function ExpandedSidebar() {
     ),
   );
   const [held, setHeld] = useState<string[] | null>(null);
-  const ids = held === null ? current : heldOrder(held, current);
+  const ordered = held === null ? current : heldOrder(held, current);
+  // Sessions in their own worktree are listed in groups below, one per worktree.
+  const inWorktree = useStore(useShallow((s) => ordered.filter((id) => s.sessions[id]?.worktree)));
+  const ids = ordered.filter((id) => !inWorktree.includes(id));
   return (
     <div className="sidebar">
       <div className="sidebar-head">
@@ -109,12 +113,13 @@ function ExpandedSidebar() {
       <Inbox />
       <nav aria-label="Sessions">
         <h2>Sessions</h2>
-        {ids.length === 0 ? <p className="muted">No sessions yet.</p> : null}
+        {ids.length + inWorktree.length === 0 ? <p className="muted">No sessions yet.</p> : null}
         <ul onPointerEnter={() => setHeld(current)} onPointerLeave={() => setHeld(null)}>
           {ids.map((id) => (
             <SidebarEntry key={id} sessionId={id} />
           ))}
         </ul>
+        <WorktreeGroups ids={inWorktree} entry={(id) => <SidebarEntry key={id} sessionId={id} />} />
       </nav>
     </div>
   );

@@ -1,5 +1,7 @@
 import { useRef, useState, type KeyboardEvent } from 'react';
 import { ChevronLeft, ChevronRight, Pin, Plus, Users, X } from 'lucide-react';
+import { CloseWorktreeDialog } from '../worktrees/CloseWorktreeDialog';
+import { NewSessionOptionsButton } from '../worktrees/NewSessionDialog';
 import { closeSession, newSession, openSession, renameSession, reorderTabs } from '../../ipc/actions';
 import { useStore } from '../../stores/store';
 import { labelWithBadge, StateBadge, useBadge } from './StateBadge';
@@ -187,6 +189,8 @@ export function TabStrip() {
       >
         <Users size={16} aria-hidden="true" /> Team
       </button>
+      <NewSessionOptionsButton />
+      <CloseWorktreeDialog />
     </div>
   );
 }

@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { ModelId } from '../../domain/models';
+import { SessionId, SessionSummary } from '../../domain/session';
+import { channel, ProjectRef, SessionRef } from './common';
+
+/** Git worktrees per session: made in the new-session flow, shown in the sidebar, merged or removed on close. */
+
+export const WorktreeRepoInfo = z.object({
+  /** The project is in a git repository (worktrees are offered only then). */
+  isGit: z.boolean(),
+  /** Local branches, the checked-out one first. */
+  branches: z.array(z.string()),
+  current: z.string().nullable(),
+  /** The user setting `worktrees.default`: start new sessions in their own worktree. */
+  defaultOn: z.boolean(),
+});
+export type WorktreeRepoInfo = z.infer<typeof WorktreeRepoInfo>;
+
+export const WorktreeStatusView = z.object({
+  sessionId: SessionId,
+  branch: z.string(),
+  base: z.string(),
+  ahead: z.number().int().nonnegative(),
+  behind: z.number().int().nonnegative(),
+  /** Uncommitted files in the worktree. */
+  dirty: z.number().int().nonnegative(),
+  /** The worktree's folder is still there (false once removed). */
+  exists: z.boolean(),
+});
+export type WorktreeStatusView = z.infer<typeof WorktreeStatusView>;
+
+export const WorktreeMergeResult = z.object({
+  kind: z.enum(['fast-forward', 'merge-commit', 'up-to-date']),
+  commit: z.string(),
+  /** For the dialog: what happened, in words. */
+  message: z.string(),
+});
+export type WorktreeMergeResult = z.infer<typeof WorktreeMergeResult>;
+
+/** A base branch or a worktree name as the UI sends it; git's own check-ref-format decides after. */
+const BranchName = z.string().min(1).max(100);
+
+export const requests = {
+  'worktrees.info': channel(ProjectRef, WorktreeRepoInfo),
+  /** A new session in its own worktree on a new branch `carapace/<name>` from `base` (fetched first when asked). */
+  'worktrees.createSession': channel(
+    z.strictObject({
+      projectId: z.string().min(1).max(500),
+      base: BranchName,
+      fetch: z.boolean().optional(),
+      model: ModelId.optional(),
+    }),
+    SessionSummary,
+  ),
+  /** Every worktree session of a project with its branch's ahead/behind against its base. */
+  'worktrees.status': channel(ProjectRef, z.array(WorktreeStatusView)),
+  /** Merges the session's branch into its base in the main checkout (its uncommitted changes committed first). */
+  'worktrees.merge': channel(SessionRef, WorktreeMergeResult),
+  /** Removes the worktree and deletes its branch; uncommitted changes need `force` (a confirmation). */
+  'worktrees.remove': channel(
+    z.strictObject({ sessionId: SessionId, force: z.boolean().optional() }),
+    z.object({ removed: z.literal(true) }),
+  ),
+} as const;
+
+export const events = {} as const;
