@@ -198,7 +198,12 @@ export async function runPrint(o: PrintOptions, io: PrintIo): Promise<number> {
   });
   // Hooks from every settings source. The project's own run here, as in Claude Code: running -p in
   // a folder is the person's choice (its allow rules still need the folder's trust).
-  const hookSources = collectHooks({ locations, projectHooksAllowed: true });
+  // The enabled plugins' hooks join them (source plugin).
+  const hookSources = collectHooks({
+    locations,
+    projectHooksAllowed: true,
+    plugins: loadPluginComponents(paths.home),
+  });
   for (const problem of hookSources.problems) io.stderr.write(`carapace: ${problem}\n`);
   const hooks =
     hookSources.hooks.length > 0

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { HookRunner } from '../harness/hooks/dispatch';
 import { parseHooksBlock } from '../harness/hooks/schema';
+import { loadPluginComponents } from '../harness/plugins/load-plugins';
 import { collectHooks, HOOK_SOURCES, type ConfiguredHook, type HookSource } from '../harness/hooks/sources';
 import { readJsonObject } from '../harness/permissions/settings-file';
 import { settingsFiles, type SourceLocations } from '../harness/permissions/settings-sources';
@@ -36,7 +37,12 @@ function acceptedBlock(block: unknown, accepted: ReadonlySet<string>): Record<st
  * trust given (or revoked) during a session applies from the next hook event on.
  */
 export function appHooks(loc: SourceLocations): { hooks: ConfiguredHook[]; problems: string[] } {
-  const base = collectHooks({ locations: loc, projectHooksAllowed: false });
+  // The enabled plugins' hooks run as the user's do: installing a plugin was the person's choice.
+  const base = collectHooks({
+    locations: loc,
+    projectHooksAllowed: false,
+    plugins: loadPluginComponents(loc.home),
+  });
   // disableAllHooks / allowManagedHooksOnly leave none of the project's hooks.
   if (base.narrowedBy !== null) return base;
   const accepted = loc.trust?.accepted(loc.projectRoot) ?? new Set<string>();

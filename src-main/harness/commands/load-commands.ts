@@ -1,6 +1,7 @@
 import { realpathSync, statSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { NOT_ENTERED, walkFolders } from '../../platform/walk';
+import { pluginCommandFolders } from '../plugins/load-plugins';
 import { isInside } from '../tools/paths';
 import { NAME_PART, parseCommandFile } from './parse-command-file';
 import { readCommandFile } from './read-command-file';
@@ -23,6 +24,8 @@ export interface CommandFolders {
 interface Folder {
   dir: string;
   scope: CommandScope;
+  /** A plugin's folder: its commands are named `plugin:command` and must stay inside `within`. */
+  plugin?: { within: string; prefix: string };
 }
 
 /** Highest precedence first: the project's, then Carapace's own user folder, then Claude Code's. */
@@ -31,6 +34,12 @@ function commandFolders(o: CommandFolders): Folder[] {
     { dir: path.join(o.projectRoot, '.claude', 'commands'), scope: 'project' },
     { dir: path.join(o.carapaceHome, 'commands'), scope: 'user' },
     { dir: path.join(o.home, '.claude', 'commands'), scope: 'user' },
+    // The enabled plugins' (installed by the person, so counted as theirs), below their own.
+    ...pluginCommandFolders(o.carapaceHome).map((p) => ({
+      dir: p.dir,
+      scope: 'user' as const,
+      plugin: { within: p.within, prefix: p.prefix },
+    })),
   ];
 }
 
@@ -59,6 +68,10 @@ function readFolder(
   // folder at the rest of the disk. (The user's folder may be a link, into dotfiles say.)
   if (folder.scope === 'project' && !isInside(realProjectRoot, realDir)) {
     problems.push({ file: folder.dir, message: `Not read: it leads outside the project (to ${realDir}).` });
+    return [];
+  }
+  if (folder.plugin && !isInside(folder.plugin.within, realDir)) {
+    problems.push({ file: folder.dir, message: 'Not read: it leads outside the plugin.' });
     return [];
   }
   if (seen.has(realDir)) return [];
@@ -104,7 +117,7 @@ function readFolder(
       }
       const parsed = parseCommandFile(text, {
         name: base,
-        namespace: parts.length > 0 ? parts.join(':') : null,
+        namespace: [...(folder.plugin ? [folder.plugin.prefix] : []), ...parts].join(':') || null,
         scope: folder.scope,
         file: shown(file),
       });

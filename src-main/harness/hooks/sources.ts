@@ -4,7 +4,7 @@ import { settingsFiles, type SourceLocations } from '../permissions/settings-sou
 import { parseHooksBlock, type HookEntry } from './schema';
 
 /** Where a hook was configured, highest precedence first. */
-export const HOOK_SOURCES = ['policy', 'local', 'project', 'user'] as const;
+export const HOOK_SOURCES = ['policy', 'local', 'project', 'user', 'plugin'] as const;
 export type HookSource = (typeof HOOK_SOURCES)[number];
 
 export interface ConfiguredHook extends HookEntry {
@@ -29,6 +29,8 @@ export interface HookSourceOptions {
    * folder is the person's choice); in the app, once the workspace is trusted.
    */
   projectHooksAllowed: boolean;
+  /** The enabled plugins' hooks (plugins/load-plugins.ts), below the user's; off with the rest. */
+  plugins?: { hooks: ConfiguredHook[] };
 }
 
 /**
@@ -75,5 +77,6 @@ export function collectHooks(o: HookSourceOptions): CollectedHooks {
     for (const e of errors) problems.push(`${shown}: ${e.message}; it is ignored`);
     for (const e of entries) hooks.push({ ...e, source, file: entry.file });
   }
+  if (allowed.has('plugin')) hooks.push(...(o.plugins?.hooks ?? []));
   return { hooks, problems, narrowedBy };
 }

@@ -5,7 +5,9 @@ import { parseAgentFile } from '../agents/parse-agent-file';
 import type { SkillsFolder } from '../skills/load-skills';
 import { readSkillText } from '../skills/read-skill-file';
 import { isInside } from '../tools/paths';
+import type { ConfiguredHook } from '../hooks/sources';
 import type { PluginManifest } from './manifest';
+import { pluginHooks } from './plugin-hooks';
 import { listPlugins, PluginError, readManifest } from './registry';
 
 /** At most this many agent files are read from one plugin. */
@@ -17,15 +19,17 @@ export interface PluginProblem {
   message: string;
 }
 
-/** What the enabled plugins bring: skills folders for the skills loader, and agent types. */
+/** What the enabled plugins bring: skills folders for the skills loader, agent types and hooks. */
 export interface PluginComponents {
   skillFolders: SkillsFolder[];
   agents: AgentDefinition[];
+  /** Hooks of `hooks/hooks.json` (or the manifest's), with `${CLAUDE_PLUGIN_ROOT}` put in. */
+  hooks: ConfiguredHook[];
   problems: PluginProblem[];
 }
 
 /** A folder of the plugin (`./skills`, `./agents`, a manifest path), or null when it leads outside. */
-function inPlugin(root: string, rel: string): string | null {
+export function inPlugin(root: string, rel: string): string | null {
   const dir = path.join(root, rel);
   let real: string;
   try {
@@ -99,15 +103,24 @@ function pluginAgents(root: string, manifest: PluginManifest, problems: PluginPr
   return agents;
 }
 
+/** An enabled plugin whose folder and manifest could be read. */
+export interface EnabledPlugin {
+  name: string;
+  /** The plugin folder's real path. */
+  root: string;
+  manifest: PluginManifest;
+}
+
 /**
- * The skills and agents of every enabled plugin, read afresh (a plugin is the person's folder and may
- * change). A plugin whose folder or manifest is gone or broken is reported and skipped; nothing a
- * plugin names outside its own folder is read.
+ * The enabled plugins, read afresh (a plugin is the person's folder and may change). A plugin whose
+ * folder or manifest is gone or broken is reported in `problems` and skipped.
  */
-export function loadPluginComponents(carapaceHome: string): PluginComponents {
+export function enabledPlugins(carapaceHome: string): {
+  plugins: EnabledPlugin[];
+  problems: PluginProblem[];
+} {
   const problems: PluginProblem[] = [];
-  const skillFolders: SkillsFolder[] = [];
-  const agents: AgentDefinition[] = [];
+  const out: EnabledPlugin[] = [];
   const { plugins, problem } = listPlugins(carapaceHome);
   if (problem !== null) problems.push({ file: carapaceHome, message: `Plugins not loaded: ${problem}.` });
   for (const plugin of plugins) {
@@ -136,6 +149,37 @@ export function loadPluginComponents(carapaceHome: string): PluginComponents {
       });
       continue;
     }
+    out.push({ name: plugin.name, root, manifest });
+  }
+  return { plugins: out, problems };
+}
+
+/**
+ * A plugin's command folders (`commands/` and the manifest's), for the commands loader: each file is
+ * named `plugin:command`. A folder leading outside the plugin is left out (the skills catalogue,
+ * which reads the same plugins, reports it).
+ */
+export function pluginCommandFolders(
+  carapaceHome: string,
+): { dir: string; within: string; prefix: string }[] {
+  const out: { dir: string; within: string; prefix: string }[] = [];
+  for (const p of enabledPlugins(carapaceHome).plugins)
+    for (const dir of componentDirs(p.root, 'commands', p.manifest.commands))
+      if (inPlugin(p.root, path.relative(p.root, dir)) !== null)
+        out.push({ dir, within: p.root, prefix: p.name });
+  return out;
+}
+
+/**
+ * The skills, agents and hooks of every enabled plugin, read afresh. Nothing a plugin names outside
+ * its own folder is read.
+ */
+export function loadPluginComponents(carapaceHome: string): PluginComponents {
+  const skillFolders: SkillsFolder[] = [];
+  const agents: AgentDefinition[] = [];
+  const hooks: ConfiguredHook[] = [];
+  const { plugins, problems } = enabledPlugins(carapaceHome);
+  for (const { root, manifest } of plugins) {
     for (const dir of componentDirs(root, 'skills', manifest.skills)) {
       if (inPlugin(root, path.relative(root, dir)) === null) {
         problems.push({ file: dir, message: 'Not read: it leads outside the plugin.' });
@@ -143,7 +187,11 @@ export function loadPluginComponents(carapaceHome: string): PluginComponents {
       }
       skillFolders.push({ dir, source: 'plugin', within: root, namePrefix: `${manifest.name}:` });
     }
+    for (const dir of componentDirs(root, 'commands', manifest.commands))
+      if (inPlugin(root, path.relative(root, dir)) === null)
+        problems.push({ file: dir, message: 'Not read: it leads outside the plugin.' });
     agents.push(...pluginAgents(root, manifest, problems));
+    hooks.push(...pluginHooks(root, manifest, problems));
   }
-  return { skillFolders, agents, problems };
+  return { skillFolders, agents, hooks, problems };
 }

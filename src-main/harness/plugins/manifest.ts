@@ -82,8 +82,15 @@ export function parsePluginManifest(text: string): ParsedManifest {
     skills: pathList(own('skills'), 'skills', errors),
     agents: pathList(own('agents'), 'agents', errors),
     commands: pathList(own('commands'), 'commands', errors),
-    hooks: own('hooks') ?? null,
-    mcpServers: own('mcpServers') ?? null,
+    // A path is held to the same rule as the folders (an inline block is read by plugin-hooks.ts).
+    hooks:
+      typeof own('hooks') === 'string'
+        ? (pathList(own('hooks'), 'hooks', errors)[0] ?? null)
+        : (own('hooks') ?? null),
+    mcpServers:
+      typeof own('mcpServers') === 'string'
+        ? (pathList(own('mcpServers'), 'mcpServers', errors)[0] ?? null)
+        : (own('mcpServers') ?? null),
   };
   if (errors.length > 0 || typeof name !== 'string') return { ok: false, message: errors.join('; ') };
   return { ok: true, manifest: { name, ...manifest } };

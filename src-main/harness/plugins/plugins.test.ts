@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, symlinkSync, truncateSync, writeFileSync } fro
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test-support/temp';
+import { loadCustomCommands } from '../commands/load-commands';
 import { loadSkills } from '../skills/load-skills';
 import { loadPluginComponents } from './load-plugins';
 import { parsePluginManifest } from './manifest';
@@ -127,7 +128,7 @@ describe('loadPluginComponents', () => {
       allowedTools: ['Bash(npm run lint)'],
     });
     setPluginEnabled(home, 'tools', false);
-    expect(loadPluginComponents(home)).toEqual({ skillFolders: [], agents: [], problems: [] });
+    expect(loadPluginComponents(home)).toEqual({ skillFolders: [], agents: [], hooks: [], problems: [] });
   });
 
   it('reads nothing a plugin links to outside its folder, and reports a plugin whose folder is gone', () => {
@@ -163,8 +164,61 @@ describe('loadPluginComponents', () => {
     };
     for (const p of list.plugins) if (p.name === 'other') p.folder = path.join(gone, 'missing');
     writeFileSync(registryFile(home), JSON.stringify(list));
-    expect(loadPluginComponents(home).problems.at(-1)?.message).toMatch(
-      /^Plugin "other" not loaded: .* cannot be read/,
+    expect(loadPluginComponents(home).problems.map((p) => p.message)).toContainEqual(
+      expect.stringMatching(/^Plugin "other" not loaded: .* cannot be read/),
     );
+  });
+});
+
+describe('plugin hooks and commands', () => {
+  it('reads hooks/hooks.json with ${CLAUDE_PLUGIN_ROOT} put in, refuses a hooks path leaving the plugin, and names commands plugin:command', () => {
+    const home = tempDir('carapace-plugins-home-');
+    const project = tempDir('carapace-plugins-project-');
+    const outside = tempDir('carapace-plugins-outside-');
+    put(
+      path.join(outside, 'evil.json'),
+      JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'evil' }] }] } }),
+    );
+    const bad = plugin('bad', { hooks: './../evil.json' });
+    expect(() => installPlugin(home, bad)).toThrow(
+      /hooks entry "\.\/\.\.\/evil\.json" leads outside the plugin/,
+    );
+    const root = plugin('tools', { hooks: './hooks/more.json' });
+    put(path.join(root, 'hooks', 'more.json'), '{"hooks": {"Stop": "nope"}}');
+    put(
+      path.join(root, 'hooks', 'hooks.json'),
+      JSON.stringify({
+        description: 'x',
+        hooks: {
+          PreToolUse: [
+            { matcher: 'Bash', hooks: [{ type: 'command', command: '${CLAUDE_PLUGIN_ROOT}/check.sh' }] },
+          ],
+          Nope: [],
+        },
+      }),
+    );
+    put(path.join(root, 'commands', 'git', 'ship.md'), '---\ndescription: Ships\n---\nShip it\n');
+    symlinkSync(path.join(outside, 'evil.json'), path.join(root, 'commands', 'stolen.md'));
+    installPlugin(home, root);
+    const c = loadPluginComponents(home);
+    expect(c.hooks).toEqual([
+      expect.objectContaining({
+        event: 'PreToolUse',
+        matcher: 'Bash',
+        source: 'plugin',
+        handler: expect.objectContaining({ command: `${root}/check.sh` }),
+      }),
+    ]);
+    expect(c.problems.map((p) => p.message)).toEqual([
+      expect.stringContaining('hooks.Nope: unknown event'),
+      expect.stringContaining('hooks.Stop'),
+    ]);
+    const commands = loadCustomCommands({ projectRoot: project, home, carapaceHome: home });
+    expect(commands.commands.map((x) => x.name)).toEqual(['tools:git:ship']);
+    expect(commands.problems).toEqual([
+      { file: path.join(root, 'commands', 'stolen.md'), message: expect.stringContaining('leading outside') },
+    ]);
+    setPluginEnabled(home, 'tools', false);
+    expect(loadCustomCommands({ projectRoot: project, home, carapaceHome: home }).commands).toEqual([]);
   });
 });

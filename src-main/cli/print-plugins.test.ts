@@ -1,0 +1,131 @@
+import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { PassThrough } from 'node:stream';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import type { RecordedRequest } from '../devtools/scripted-api/request';
+import { scenarioResponder } from '../devtools/scripted-api/responder';
+import { parseScenario, type ScenarioInput } from '../devtools/scripted-api/scenario';
+import { startScriptedApi } from '../devtools/scripted-api/server';
+import { installPlugin, setPluginEnabled } from '../harness/plugins/registry';
+import { text } from '../test-support/engine';
+import { tempDir } from '../test-support/temp';
+import { parsePrintArgs } from './print-args';
+import { runPrint } from './print-command';
+
+/*
+ * Plugins through `carapace -p` against the scripted Messages API: an installed, enabled plugin's
+ * skill is offered, its command expands and its hook runs (with ${CLAUDE_PLUGIN_ROOT} put in); a
+ * disabled plugin brings none of it; a plugin whose plugin.json is broken is reported and the run
+ * goes on.
+ */
+
+async function setup(steps: ScenarioInput['steps'] = []) {
+  const respond = scenarioResponder(
+    parseScenario({ steps: [...steps, { times: true, reply: { content: [text('Done.')] } }] }),
+  );
+  const api = await startScriptedApi({ scenario: respond });
+  onTestFinished(() => api.close());
+  const home = tempDir('carapace-plugins-home-');
+  const project = realpathSync(tempDir('carapace-plugins-project-'));
+  const env = {
+    CARAPACE_HOME: home,
+    HOME: home,
+    PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+    ANTHROPIC_API_KEY: 'test',
+    ANTHROPIC_BASE_URL: api.url,
+  };
+  const run = async (prompt: string) => {
+    const stdout = new PassThrough();
+    const stderr = new PassThrough();
+    let out = '';
+    let err = '';
+    stdout.on('data', (c: Buffer) => (out += c.toString()));
+    stderr.on('data', (c: Buffer) => (err += c.toString()));
+    const code = await runPrint(
+      parsePrintArgs(['-p', prompt, '--model', 'claude-sonnet-4-5', '--output-format', 'json']),
+      { stdout, stderr, stdin: process.stdin, env, cwd: project },
+    );
+    return { code, out, stderr: err };
+  };
+  return { api, home, run };
+}
+
+function put(file: string, body: string): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, body);
+}
+
+/** A plugin folder with a skill, a command and a UserPromptSubmit hook, in Claude Code's layout. */
+function toolsPlugin(): string {
+  // A space in the folder's name: ${CLAUDE_PLUGIN_ROOT} must work inside the hook's quotes.
+  const root = path.join(realpathSync(tempDir('carapace-plugin-')), 'my tools');
+  put(path.join(root, '.claude-plugin', 'plugin.json'), JSON.stringify({ name: 'tools', version: '1.0.0' }));
+  put(
+    path.join(root, 'skills', 'lint', 'SKILL.md'),
+    '---\ndescription: Lints the project.\n---\nLINT-BODY\n',
+  );
+  put(
+    path.join(root, 'commands', 'hello.md'),
+    '---\ndescription: Says hello\n---\nPLUGIN-COMMAND-BODY greets $ARGUMENTS\n',
+  );
+  put(path.join(root, 'context.txt'), 'PLUGIN-HOOK-CONTEXT');
+  put(
+    path.join(root, 'hooks', 'hooks.json'),
+    JSON.stringify({
+      description: 'adds context',
+      hooks: {
+        UserPromptSubmit: [
+          { hooks: [{ type: 'command', command: 'cat "${CLAUDE_PLUGIN_ROOT}/context.txt"' }] },
+        ],
+      },
+    }),
+  );
+  return root;
+}
+
+const body = (r: RecordedRequest | undefined) => JSON.stringify(r?.body ?? null);
+const skillTool = (r: RecordedRequest | undefined) =>
+  (r?.body.tools as { name: string; description?: string }[] | undefined)?.find((t) => t.name === 'Skill')
+    ?.description ?? '';
+
+describe('carapace -p with plugins', () => {
+  it('offers an enabled plugin’s skill, expands its command (plugin:command) and runs its hook; disabled, none of it', async () => {
+    const s = await setup();
+    installPlugin(s.home, toolsPlugin());
+
+    const on = await s.run('/tools:hello Ada');
+    expect(on.code).toBe(0);
+    expect(on.stderr).toBe('');
+    const first = s.api.requests[0];
+    expect(body(first)).toContain('PLUGIN-COMMAND-BODY greets Ada');
+    expect(body(first)).toContain('PLUGIN-HOOK-CONTEXT');
+    expect(skillTool(first)).toContain('- tools:lint: Lints the project.');
+
+    setPluginEnabled(s.home, 'tools', false);
+    const before = s.api.requests.length;
+    const plain = await s.run('hello there');
+    expect(plain.code).toBe(0);
+    const off = s.api.requests[before];
+    expect(body(off)).toContain('hello there');
+    expect(body(off)).not.toContain('PLUGIN-HOOK-CONTEXT');
+    expect(skillTool(off)).not.toContain('tools:lint');
+    const command = await s.run('/tools:hello Ada');
+    expect(command.code).not.toBe(0);
+    expect(command.out + command.stderr).toContain('Unknown slash command: /tools:hello');
+    // Nothing of the disabled plugin's command was sent.
+    expect(s.api.requests.slice(before).map(body).join('')).not.toContain('PLUGIN-COMMAND-BODY');
+  });
+
+  it('reports a plugin whose plugin.json was broken after installing, and the run goes on', async () => {
+    const s = await setup();
+    const root = toolsPlugin();
+    installPlugin(s.home, root);
+    writeFileSync(path.join(root, '.claude-plugin', 'plugin.json'), '{"name": "tools", ');
+    const r = await s.run('hello there');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out)).toMatchObject({ result: 'Done.' });
+    expect(r.stderr).toContain('Plugin "tools" not loaded:');
+    expect(r.stderr).toContain('plugin.json is not valid JSON');
+    expect(body(s.api.requests[0])).not.toContain('PLUGIN-HOOK-CONTEXT');
+  });
+});
