@@ -76,6 +76,7 @@ test('Ctrl+K finds a phrase across sessions, Enter opens its session scrolled to
     // Without text it lists the project's sessions and the commands.
     await expect(palette.getByRole('option', { name: /Long session 3/ })).toBeVisible();
     await expect(palette.getByRole('option', { name: /Cost dashboard/ })).toBeVisible();
+    await page.screenshot({ path: docsScreenshot(test.info(), 'search-palette-empty.png') });
     // Tab stays inside the palette.
     for (let i = 0; i < 4; i++) {
       await page.keyboard.press('Tab');
