@@ -60,7 +60,12 @@ test('the MCP page shows a connected and a failed server and restarts the failed
   const listed = prompt.getByRole('region', { name: 'MCP servers' });
   await expect(listed).toContainText('MCP server "good": runs');
   await expect(listed).toContainText('MCP server "flaky": runs');
+  // Each with what it runs and its environment, as written.
+  await expect(listed).toContainText(`env MCP_ECHO_REQUIRES=${flag}`);
   expect(existsSync(calls)).toBe(false);
+  await page.setViewportSize({ width: 900, height: 600 });
+  await page.screenshot({ path: docsScreenshot(testInfo, 'mcp-trust-900x600.png') });
+  await page.setViewportSize({ width: 1400, height: 900 });
   await prompt.getByRole('button', { name: 'Trust', exact: true }).click();
   await expect(prompt).toBeHidden();
 
