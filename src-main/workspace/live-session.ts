@@ -74,6 +74,11 @@ export class LiveSession {
     this.agents = new AgentTracker(init.hub, this.id, init.runtime.sessionDir, init.agentWaiting);
   }
 
+  /** The session's own folder (large outputs, sub-agents, file history). */
+  get sessionDir(): string {
+    return this.init.runtime.sessionDir;
+  }
+
   get busy(): boolean {
     return this.turn !== null;
   }

@@ -11,6 +11,7 @@ import * as memory from './contract/memory';
 import * as models from './contract/models';
 import * as permissions from './contract/permissions';
 import * as projects from './contract/projects';
+import * as rewind from './contract/rewind';
 import * as search from './contract/search';
 import * as sessions from './contract/sessions';
 import * as settings from './contract/settings';
@@ -38,6 +39,7 @@ const FRAGMENTS = {
   models,
   permissions,
   projects,
+  rewind,
   search,
   sessions,
   settings,
@@ -145,6 +147,9 @@ const CHANNELS_BEFORE_SPLIT = [
   'changes.suggestMessage',
   'changes.commit',
   'changes.openInEditor',
+  'rewind.plan',
+  'rewind.run',
+  'rewind.fork',
 ];
 
 /** Every event of the contract before the split. */

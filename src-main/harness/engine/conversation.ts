@@ -4,6 +4,7 @@ import { publishUsageLine } from '../cost/usage-feed';
 import { usageLineOf } from '../cost/usage-line-of';
 import type { LoopEvent } from '../loop/types';
 import { closeDanglingToolUses, contextFromLines } from '../session/context-window';
+import { linesAfterCuts } from '../session/cut-lines';
 import type { TranscriptLine, TranscriptWriter } from '../session/transcript-file';
 
 const now = () => new Date().toISOString();
@@ -107,7 +108,9 @@ export class Conversation {
    * compactions replayed) and the cost snapshot saved for this session. Returns the model it last
    * used, if the lines say.
    */
-  resume(lines: readonly TranscriptLine[]): string | null {
+  resume(all: readonly TranscriptLine[]): string | null {
+    // What rewinds took out is not taken up (cut-lines.ts); the file still holds it.
+    const lines = linesAfterCuts(all);
     let model: string | null = null;
     // The cost snapshot is written at a turn's end; usage lines as each response arrives. Responses
     // after the last snapshot (a crash mid-turn) are added from their lines, so the total is theirs.
@@ -151,6 +154,19 @@ export class Conversation {
     const ids = new Set(drop.map((m) => m.id));
     this.window = this.window.filter((m) => !ids.has(m.id));
     this.writer.append({ type: 'rewind', dropIds: [...ids], at: now() });
+  }
+
+  /**
+   * A rewind to `fromItemId`: that item and all after it leave the items and the context here (the
+   * caller appends the `cut` line that makes a reload do the same, cut-lines.ts). False if unknown.
+   */
+  cut(fromItemId: string): boolean {
+    const at = this.list.findIndex((i) => i.id === fromItemId);
+    if (at < 0) return false;
+    const gone = new Set(this.list.slice(at).map((i) => i.id));
+    this.list.splice(at);
+    this.window = this.window.filter((m) => !gone.has(m.id));
+    return true;
   }
 
   /** Closes tool calls left without a result (as interrupted); returns the closing item, if any. */

@@ -59,6 +59,8 @@ export interface EngineOptions {
   /** Folder for this session's files (large tool output). */
   sessionDir: string;
   writer: TranscriptWriter;
+  /** The session's file history (shared by its agents, persisted for rewind); a private one if absent. */
+  fileHistory?: FileHistory | undefined;
   model: string;
   fallbackModel?: string | undefined;
   permissionMode: PermissionMode;
@@ -159,7 +161,7 @@ function describeTransition(e: Extract<LoopEvent, { type: 'transition' }>): stri
 export class QueryEngine {
   private readonly conversation: Conversation;
   private readonly readFileState = new ReadFileState();
-  private readonly fileHistory = new FileHistory();
+  private readonly fileHistory: FileHistory;
   private readonly todos: { items: TodoItem[] } = { items: [] };
   private cwd: string;
   private running: AbortController | null = null;
@@ -192,6 +194,7 @@ export class QueryEngine {
     this.options = { ...options };
     this.model = options.model;
     this.cwd = options.cwd;
+    this.fileHistory = options.fileHistory ?? new FileHistory();
     this.compaction = new SessionCompaction(options.compaction);
     this.sessionDate = this.now();
     this.announcedDay = dayOf(this.sessionDate);
@@ -317,6 +320,17 @@ export class QueryEngine {
   }
 
   /** Writes a line that is not an item (title, mode) to the session's transcript. */
+  /**
+   * Takes a message and everything after it out of this idle session's conversation (a rewind);
+   * `line` is the rewind's `cut` line, written here so the file says the same.
+   */
+  cut(line: Extract<TranscriptLine, { type: 'cut' }>): void {
+    if (this.running) throw new Error('This session is running a turn; stop it before rewinding.');
+    if (!this.conversation.cut(line.fromItemId))
+      throw new Error('That message is not in this session any more.');
+    this.conversation.appendLine(line);
+  }
+
   appendLine(line: TranscriptLine): void {
     this.conversation.appendLine(line);
   }

@@ -6,6 +6,8 @@ import { createSessionShell } from '../permissions/sandbox-policy';
 import type { PermissionGate } from '../permissions/gate';
 import { createSessionGate } from '../permissions/session-gate';
 import { TranscriptWriter } from '../session/transcript-file';
+import { FileHistory } from '../tools/file-history';
+import { persistFileHistory } from '../rewind/history-store';
 import { coordinatorRun, COORDINATOR_PROMPT } from '../teams/coordinator-run';
 import { TeamManager } from '../teams/team-manager';
 import { coordinatorTools } from '../teams/tools/coordinator-tools';
@@ -51,6 +53,14 @@ export function createRuntime(s: RuntimeSetup): AgentRuntime {
   });
   const sessionDir = s.sessionDir ?? path.join(path.dirname(s.transcriptFile), s.sessionId);
   const agentId = s.agent?.agentId ?? s.sessionId;
+  const writer = new TranscriptWriter(s.transcriptFile);
+  // One file history per session, kept in the main agent's transcript: its sub-agents and teammates
+  // get it through the setup they are made from, so a rewind undoes their edits too.
+  const fileHistory =
+    s.fileHistory ??
+    new FileHistory(
+      persistFileHistory({ sessionDir, projectRoot: s.projectRoot, append: (line) => writer.append(line) }),
+    );
   const parentId = s.agent?.parentId ?? null;
   const sandbox = s.sandbox;
   // A PreToolUse hook's allow/ask revises the rules' decision for its call (hooks/permission-verdicts.ts).
@@ -84,7 +94,7 @@ export function createRuntime(s: RuntimeSetup): AgentRuntime {
         coordinatorId: agentId,
         sessionDir,
         workers: createWorkerFactory({
-          parent: s,
+          parent: { ...s, fileHistory },
           sessionDir,
           coordinatorId: agentId,
           parentModel: () => engine?.model ?? s.model,
@@ -100,7 +110,7 @@ export function createRuntime(s: RuntimeSetup): AgentRuntime {
   const spawner =
     s.agents && !team
       ? createSpawner({
-          parent: s,
+          parent: { ...s, fileHistory },
           sessionDir,
           agentId,
           parentModel: () => engine?.model ?? s.model,
@@ -162,7 +172,8 @@ export function createRuntime(s: RuntimeSetup): AgentRuntime {
     projectRoot: s.projectRoot,
     cwd: s.projectRoot,
     sessionDir,
-    writer: new TranscriptWriter(s.transcriptFile),
+    writer,
+    fileHistory,
     model: s.model,
     fallbackModel: s.fallbackModel,
     permissionMode: s.initialMode,

@@ -15,6 +15,7 @@ import type { TeamManager } from '../teams/team-manager';
 import type { CoordinatorSetup } from '../teams/types';
 import type { TeammateTeam } from '../tools/tool';
 import type { McpManager } from '../mcp/types';
+import type { FileHistory } from '../tools/file-history';
 
 /** Who an agent is, when it is not a session's main agent. */
 export interface AgentIdentity {
@@ -52,6 +53,8 @@ export interface RuntimeSetup extends Pick<
   transcriptFile: string;
   /** The folder of the session's own files; beside the transcript, named for the session, by default. */
   sessionDir?: string | undefined;
+  /** The session's file history, shared with its sub-agents and teammates (made for a main agent). */
+  fileHistory?: FileHistory | undefined;
   /** Set for sub-agents and teammates; a session's main agent has the session's id and no parent. */
   agent?: AgentIdentity | undefined;
   /** Where its permission rules, sandbox settings and trust come from. */

@@ -1,15 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { MessageItem, ToolResultBlock, TranscriptItem } from '@shared/domain/messages';
 import { foldBefore } from '../loop/collapse';
+import { linesAfterCuts } from './cut-lines';
 import type { TranscriptLine } from './transcript-file';
 
 /**
  * The context window a resumed session continues with, replayed from its transcript lines: every
- * finished message, with each recorded collapse and compaction applied where it happened.
+ * finished message, with each recorded collapse and compaction applied where it happened, and each
+ * rewind's cut.
  */
 export function contextFromLines(lines: readonly TranscriptLine[]): MessageItem[] {
   let context: MessageItem[] = [];
-  for (const line of lines) {
+  // A rewind's cut takes its message and all after it out (cut-lines.ts).
+  for (const line of linesAfterCuts(lines)) {
     if (line.type === 'item' && line.item.kind === 'message' && line.item.status !== 'streaming')
       context.push(line.item);
     else if (line.type === 'context') {

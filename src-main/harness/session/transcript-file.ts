@@ -15,6 +15,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { MessageItem, ToolUseBlock, TranscriptItem } from '@shared/domain/messages';
 import { PermissionLogEntry, PermissionMode } from '@shared/domain/permissions';
+import { SessionWorktree } from '@shared/domain/session';
 import { AppError, errnoCode } from '../../platform/errors';
 import { CostSnapshot } from '../cost/tracker';
 import { BudgetLine, UsageLine } from '../cost/usage-line';
@@ -46,6 +47,8 @@ export const TranscriptLine = z.discriminatedUnion('type', [
       .optional(),
     /** A coordinator session: it reopens with its team and the team tools. */
     coordinator: z.literal(true).optional(),
+    /** A session in its own git worktree: it reopens there (workspace/worktrees). */
+    worktree: SessionWorktree.optional(),
   }),
   z.object({ type: z.literal('item'), item: TranscriptItem }),
   z.object({ type: z.literal('title'), title: z.string(), at: z.string() }),
@@ -85,6 +88,23 @@ export const TranscriptLine = z.discriminatedUnion('type', [
    * the retry asks again from the person's message, not from half an answer.
    */
   z.object({ type: z.literal('rewind'), dropIds: z.array(z.string()), at: z.string() }),
+  /**
+   * A file an agent of the session (its sub-agents and teammates too) changed: the content before
+   * and after by hash (the before-image kept in the session folder, harness/rewind/history-store.ts),
+   * and HEAD then, so a rewind can put it back and see what changed since.
+   */
+  z.object({
+    type: z.literal('file'),
+    path: z.string(),
+    beforeHash: z.string().nullable(),
+    afterHash: z.string().nullable(),
+    toolUseId: z.string(),
+    agentId: z.string().optional(),
+    head: z.string().nullable(),
+    at: z.string(),
+  }),
+  /** The person rewound to a message: it and every item after it are gone from the conversation. */
+  z.object({ type: z.literal('cut'), fromItemId: z.string(), at: z.string() }),
   /** Cost and usage so far; restored on resume only for the same session id. */
   /** `snapshot` is the agent's total with its sub-agents'; `own` (when it has had any) its own alone. */
   z.object({ type: z.literal('cost'), snapshot: CostSnapshot, own: CostSnapshot.optional(), at: z.string() }),

@@ -43,6 +43,7 @@ export const EditTool = buildTool({
     ctx.fileHistory.record({
       path: file,
       before: existing.exists ? before : null,
+      after,
       toolUseId: ctx.toolUseId,
       at: Date.now(),
     });

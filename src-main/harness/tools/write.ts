@@ -35,6 +35,7 @@ export const WriteTool = buildTool({
     ctx.fileHistory.record({
       path: file,
       before: existing.exists ? existing.content : null,
+      after: input.content,
       toolUseId: ctx.toolUseId,
       at: Date.now(),
     });
