@@ -1,7 +1,9 @@
 import { lazy, Suspense, useState } from 'react';
 import { isWorking } from '@shared/domain/session';
 import { useStore } from '../../stores/store';
-import { ShieldCheck, SquareTerminal } from 'lucide-react';
+import { FileDiff, ShieldCheck, SquareTerminal } from 'lucide-react';
+import { useReview } from '../changes/review-store';
+import { useChangesShortcut } from '../changes/useChangesShortcut';
 import { PermissionLog } from '../permissions/PermissionLog';
 import { PermissionPrompt } from '../permissions/PermissionPrompt';
 import { TasksPanel } from '../tasks/TasksPanel';
@@ -14,6 +16,9 @@ import { openSession, setBackground } from '../../ipc/actions';
 
 // Loaded when first shown (the terminal brings xterm): kept out of the window's first chunk.
 const TeamView = lazy(() => import('../team/TeamView').then((m) => ({ default: m.TeamView })));
+const ChangesView = lazy(() =>
+  import('../changes/ChangesView').then((m) => ({ default: m.ChangesView })),
+);
 const TerminalPanel = lazy(() =>
   import('../terminal/TerminalPanel').then((m) => ({ default: m.TerminalPanel })),
 );
@@ -27,6 +32,8 @@ export function SessionView({ sessionId }: { sessionId: string }) {
   const terminal = useStore((s) => s.terminalOpen[sessionId] === true);
   const team = useStore((s) => s.teamViewOpen[sessionId] === true);
   const working = useStore((s) => isWorking(s.sessions[sessionId]?.activity));
+  const changes = useReview((s) => s.open[sessionId] === true);
+  useChangesShortcut(sessionId, active);
   return (
     <section
       role="tabpanel"
@@ -53,6 +60,17 @@ export function SessionView({ sessionId }: { sessionId: string }) {
         <button
           type="button"
           className="small icon-button"
+          aria-pressed={changes}
+          aria-label="Changes"
+          title="What this session changed: diffs, review comments, commit (Ctrl+Shift+G)"
+          onClick={() => useReview.getState().toggle(sessionId)}
+        >
+          <FileDiff size={14} aria-hidden="true" />
+          Changes
+        </button>
+        <button
+          type="button"
+          className="small icon-button"
           aria-pressed={showLog}
           aria-label="Permission log"
           title="What this session asked to do, and who decided"
@@ -74,7 +92,11 @@ export function SessionView({ sessionId }: { sessionId: string }) {
         ) : null}
       </div>
       {showLog ? <PermissionLog sessionId={sessionId} /> : null}
-      {team ? (
+      {changes ? (
+        <Suspense fallback={<p className="muted">Loading the changes…</p>}>
+          <ChangesView sessionId={sessionId} />
+        </Suspense>
+      ) : team ? (
         <Suspense fallback={<p className="muted">Loading the team…</p>}>
           <TeamView sessionId={sessionId} />
         </Suspense>

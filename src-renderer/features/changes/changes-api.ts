@@ -1,0 +1,18 @@
+import { getClient } from '../../ipc/client';
+
+/** The Changes view's calls to the main process (workspace/changes). */
+export const changesApi = {
+  list: (sessionId: string) => getClient().invoke('changes.list', { sessionId }),
+  diff: (sessionId: string, path: string) => getClient().invoke('changes.diff', { sessionId, path }),
+  stageFile: (sessionId: string, path: string) =>
+    getClient().invoke('changes.stageFile', { sessionId, path }),
+  stageHunk: (sessionId: string, path: string, hunk: number, header: string) =>
+    getClient().invoke('changes.stageHunk', { sessionId, path, hunk, header }),
+  discardHunk: (sessionId: string, path: string, hunk: number, header: string) =>
+    getClient().invoke('changes.discardHunk', { sessionId, path, hunk, header, confirmed: true }),
+  suggestMessage: (sessionId: string) => getClient().invoke('changes.suggestMessage', { sessionId }),
+  commit: (sessionId: string, message: string) =>
+    getClient().invoke('changes.commit', { sessionId, message }),
+  openInEditor: (sessionId: string, path: string) =>
+    getClient().invoke('changes.openInEditor', { sessionId, path }),
+};
