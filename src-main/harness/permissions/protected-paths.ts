@@ -139,7 +139,11 @@ export function carapaceHomeReason(target: string, carapaceHome: string | null |
   const homes = [home, realpathNearest(home)];
   const lexical = path.resolve(target);
   const targets = [lexical, realpathNearest(lexical)];
-  return homes.some((h) => targets.some((t) => inOrAt(h, t)))
+  // Session worktrees live in `worktrees/` of the data folder: a session's own worktree is its
+  // project (containment decides there); a path that only resolves into it through a link is judged
+  // by where it really leads.
+  const guarded = (h: string, t: string) => inOrAt(h, t) && !inOrAt(path.join(h, 'worktrees'), t);
+  return homes.some((h) => targets.some((t) => guarded(h, t)))
     ? `${target} is in ${CARAPACE_HOME_REASON}`
     : null;
 }

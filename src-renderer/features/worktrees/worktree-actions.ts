@@ -48,12 +48,18 @@ export async function createWorktreeSession(base: string, fetch: boolean): Promi
 }
 
 export async function mergeWorktree(sessionId: string): Promise<WorktreeMergeResult> {
-  const r = await getClient().invoke('worktrees.merge', { sessionId });
-  void loadStatuses();
-  return r;
+  try {
+    return await getClient().invoke('worktrees.merge', { sessionId });
+  } finally {
+    // Even a refused merge may have committed the worktree's changes first.
+    await loadStatuses();
+  }
 }
 
 export async function removeWorktree(sessionId: string, force: boolean): Promise<void> {
-  await getClient().invoke('worktrees.remove', { sessionId, force });
-  void loadStatuses();
+  try {
+    await getClient().invoke('worktrees.remove', { sessionId, force });
+  } finally {
+    await loadStatuses();
+  }
 }

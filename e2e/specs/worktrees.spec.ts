@@ -1,0 +1,160 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Page } from '@playwright/test';
+import { docsScreenshot } from '../fixtures/screenshots';
+import { expect, send, test } from '../fixtures/test';
+
+/** The original second line: read results hold it, edit results no longer do. */
+const ORIGINAL = 'line-two-original';
+
+const readThenEdit = (prompt: string, replacement: string) => [
+  {
+    when: { lastUserText: prompt },
+    reply: {
+      content: [
+        { type: 'tool_use' as const, id: `read-${replacement}`, name: 'Read', input: { file_path: 'a.txt' } },
+      ],
+      stop_reason: 'tool_use' as const,
+    },
+  },
+  {
+    when: { lastUserText: ORIGINAL },
+    reply: {
+      content: [
+        {
+          type: 'tool_use' as const,
+          id: `edit-${replacement}`,
+          name: 'Edit',
+          input: { file_path: 'a.txt', old_string: ORIGINAL, new_string: replacement },
+        },
+      ],
+      stop_reason: 'tool_use' as const,
+    },
+  },
+];
+
+test.use({
+  scenario: {
+    steps: [
+      ...readThenEdit('edit one', 'FROM-ONE'),
+      ...readThenEdit('edit two', 'FROM-TWO'),
+      { times: true, reply: { content: [{ type: 'text', text: 'Edited.' }] } },
+    ],
+  },
+});
+
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' } });
+
+/** What "changes nothing" means for the main checkout: HEAD, index, files, and no merge under way. */
+const mainState = (dir: string) => ({
+  head: git(dir, 'rev-parse', 'HEAD'),
+  index: git(dir, 'write-tree'),
+  status: git(dir, 'status', '--porcelain', '--untracked-files=all'),
+  merging: existsSync(path.join(dir, '.git', 'MERGE_HEAD')),
+  file: readFileSync(path.join(dir, 'a.txt'), 'utf8'),
+});
+
+/** Worktree folders by branch, as git lists them. */
+function worktrees(dir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  let current = '';
+  for (const line of git(dir, 'worktree', 'list', '--porcelain').split('\n')) {
+    if (line.startsWith('worktree ')) current = line.slice('worktree '.length);
+    if (line.startsWith('branch refs/heads/')) out.set(line.slice('branch refs/heads/'.length), current);
+  }
+  return out;
+}
+
+async function worktreeSession(page: Page, prompt: string) {
+  const before = await page.getByRole('tab').count();
+  await page.getByRole('button', { name: 'New session with options' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New session' });
+  await dialog.getByRole('checkbox', { name: 'Own worktree' }).check();
+  await expect(dialog.getByRole('combobox', { name: 'Base branch' })).toHaveValue('main');
+  await dialog.getByRole('button', { name: 'Start session' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole('tab')).toHaveCount(before + 1);
+  await page.getByRole('combobox', { name: 'Permission mode' }).selectOption('acceptEdits');
+  await send(page, prompt);
+  await expect(page.getByRole('tabpanel').getByRole('log', { name: 'Transcript' })).toContainText('Edited.');
+}
+
+test('two sessions in worktrees edit the same file apart; one merge fast-forwards, the other is refused and changes nothing', async ({
+  app: page,
+  project,
+}) => {
+  git(project, 'init', '-q', '-b', 'main');
+  git(project, 'config', 'user.name', 'E2E');
+  git(project, 'config', 'user.email', 'e2e@example.com');
+  writeFileSync(path.join(project, 'a.txt'), `line one\n${ORIGINAL}\nline three\n`);
+  git(project, 'add', '.');
+  git(project, 'commit', '-q', '-m', 'first');
+  const original = mainState(project);
+
+  await worktreeSession(page, 'edit one');
+  await worktreeSession(page, 'edit two');
+
+  // Each session edited its own worktree; the main checkout is untouched.
+  const wts = [...worktrees(project).entries()].filter(([b]) => b.startsWith('carapace/'));
+  expect(wts).toHaveLength(2);
+  const contents = wts.map(([, dir]) => readFileSync(path.join(dir, 'a.txt'), 'utf8')).sort();
+  expect(contents).toEqual([`line one\nFROM-ONE\nline three\n`, `line one\nFROM-TWO\nline three\n`]);
+  expect(mainState(project)).toEqual(original);
+  const [first, second] = ['FROM-ONE', 'FROM-TWO'].map((word) => {
+    const hit = wts.find(([, dir]) => readFileSync(path.join(dir, 'a.txt'), 'utf8').includes(word));
+    if (!hit) throw new Error(`no worktree holds ${word}`);
+    return hit;
+  }) as [[string, string], [string, string]];
+
+  // The sidebar groups them by worktree, with the branch and ↑ahead ↓behind.
+  const groupOne = page.getByRole('region', { name: `Worktree ${first[0]}` });
+  const groupTwo = page.getByRole('region', { name: `Worktree ${second[0]}` });
+  await expect(groupOne).toContainText('↑0 ↓0');
+  await expect(groupOne).toContainText('1 changed');
+  await expect(groupTwo).toBeVisible();
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await page.screenshot({ path: docsScreenshot(test.info(), 'worktrees-sidebar-1400x900.png') });
+  await page.setViewportSize({ width: 900, height: 600 });
+  await page.screenshot({ path: docsScreenshot(test.info(), 'worktrees-sidebar-900x600.png') });
+  await page.setViewportSize({ width: 1400, height: 900 });
+
+  // The first merges by fast-forward.
+  await groupOne.getByRole('button', { name: `Finish worktree ${first[0]}` }).click();
+  const closeOne = page.getByRole('dialog', { name: `Close worktree ${first[0]}` });
+  await closeOne.getByRole('button', { name: 'Merge into main' }).click();
+  await expect(closeOne.getByRole('status')).toContainText('main fast-forwarded');
+  await closeOne.getByRole('button', { name: 'Keep' }).click();
+  expect(readFileSync(path.join(project, 'a.txt'), 'utf8')).toBe(`line one\nFROM-ONE\nline three\n`);
+  expect(git(project, 'rev-list', '--parents', '-1', 'HEAD').trim().split(' ')).toHaveLength(2);
+  expect(git(project, 'status', '--porcelain')).toBe('');
+  await expect(groupTwo).toContainText('↓1');
+
+  // Closing the second one's tab offers the same choices; its merge conflicts and changes nothing.
+  const merged = mainState(project);
+  await page.getByRole('tab').last().click();
+  await page
+    .getByRole('tab')
+    .last()
+    .getByRole('button', { name: /^Close / })
+    .click();
+  const closeTwo = page.getByRole('dialog', { name: `Close worktree ${second[0]}` });
+  await expect(closeTwo).toBeVisible();
+  await closeTwo.getByRole('button', { name: 'Merge into main' }).click();
+  await expect(closeTwo.getByRole('alert')).toContainText('would conflict in a.txt; nothing was changed');
+  expect(mainState(project)).toEqual(merged);
+  expect(readFileSync(path.join(second[1], 'a.txt'), 'utf8')).toBe(`line one\nFROM-TWO\nline three\n`);
+  await page.screenshot({ path: docsScreenshot(test.info(), 'worktrees-close-1400x900.png') });
+  await page.setViewportSize({ width: 900, height: 600 });
+  await page.screenshot({ path: docsScreenshot(test.info(), 'worktrees-close-900x600.png') });
+
+  // Delete: the worktree and its branch go; the main checkout stays as merged.
+  await closeTwo.getByRole('button', { name: 'Delete worktree and branch' }).click();
+  await expect(closeTwo.getByRole('status')).toContainText(
+    `Deleted the worktree and the branch ${second[0]}`,
+  );
+  expect(existsSync(second[1])).toBe(false);
+  expect(git(project, 'branch', '--list', second[0]).trim()).toBe('');
+  expect(mainState(project)).toEqual(merged);
+});
