@@ -1,6 +1,6 @@
 import type { Decider, PermissionAnswer, PermissionHandler } from '../permissions/handlers';
 import type { HookRunner } from './dispatch';
-import { hookWho } from './permission-verdicts';
+import { hookApprovalHeld, hookWho } from './permission-verdicts';
 
 /** A rule text (`Bash(npm test:*)`) as Claude Code's `permission_suggestions` entry. */
 function suggestion(rule: string): object {
@@ -13,6 +13,9 @@ function suggestion(rule: string): object {
     destination: 'localSettings',
   };
 }
+
+/** Why a hook's allow was set aside, for the refusal's note where nobody can be asked. */
+const heldNotes = new WeakMap<object, string>();
 
 /**
  * PermissionRequest hooks as one party of the permission race (permissions/handlers.ts): they run
@@ -36,14 +39,22 @@ export function permissionRequestDecider(runner: HookRunner): Decider {
     const a = out.answer;
     if (!a) return null;
     const who = hookWho('PermissionRequest', a.source, a.file);
-    return a.behavior === 'allow'
-      ? { behavior: 'allow', by: 'hook', note: `allowed by ${who}${a.message ? `: ${a.message}` : ''}` }
-      : {
-          behavior: 'deny',
-          by: 'hook',
-          ...(a.message ? { feedback: a.message } : {}),
-          note: `refused by ${who}${a.message ? `: ${a.message}` : ''}`,
-        };
+    if (a.behavior === 'allow') {
+      // As for a PreToolUse allow: no hook approves a protected path, Carapace's folder or a write
+      // outside the project. The person (or, in -p, the refusal) decides those.
+      const held = hookApprovalHeld(request.input);
+      if (held) {
+        heldNotes.set(request.input, `${who} allowed it, but no hook may approve this: ${held}`);
+        return null;
+      }
+      return { behavior: 'allow', by: 'hook', note: `allowed by ${who}${a.message ? `: ${a.message}` : ''}` };
+    }
+    return {
+      behavior: 'deny',
+      by: 'hook',
+      ...(a.message ? { feedback: a.message } : {}),
+      note: `refused by ${who}${a.message ? `: ${a.message}` : ''}`,
+    };
   };
 }
 
@@ -56,15 +67,22 @@ export function hooksOnlyHandler(runner: HookRunner): PermissionHandler {
   return {
     async resolve(request, signal): Promise<PermissionAnswer> {
       const answer = await decide(request, signal);
-      return (
-        answer ?? {
-          behavior: 'deny',
-          by: 'default',
-          // The gate words the refusal by `by`; the feedback says why to the model.
-          feedback: `${request.reason}; it needs approval, nobody can be asked here and no PermissionRequest hook answered`,
-          note: `${request.reason} — it needs approval and nobody can be asked here (no PermissionRequest hook answered)`,
-        }
-      );
+      if (answer) return answer;
+      const held = heldNotes.get(request.input);
+      return held
+        ? {
+            behavior: 'deny',
+            by: 'default',
+            feedback: `${request.reason}; it needs a person's approval and nobody can be asked here (${held})`,
+            note: `${request.reason} — ${held}; nobody can be asked here`,
+          }
+        : {
+            behavior: 'deny',
+            by: 'default',
+            // The gate words the refusal by `by`; the feedback says why to the model.
+            feedback: `${request.reason}; it needs approval, nobody can be asked here and no PermissionRequest hook answered`,
+            note: `${request.reason} — it needs approval and nobody can be asked here (no PermissionRequest hook answered)`,
+          };
     },
   };
 }

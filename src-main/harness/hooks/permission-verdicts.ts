@@ -117,6 +117,22 @@ export function containmentReason(
   return null;
 }
 
+/**
+ * For each call the rules ask about, why no hook may answer it with allow (null: a hook may). Keyed
+ * by the call's input object, which the gate hands unchanged from the rules' decision to the
+ * permission handler, so a PermissionRequest hook racing the person is held by the same containment
+ * as a PreToolUse hook; weak, so nothing outlives the call.
+ */
+const heldAsks = new WeakMap<object, string | null>();
+
+/**
+ * Why a hook's allow must not answer this request, or null. A request whose ask was never judged
+ * here is held too: fail closed rather than let a broad "allow" hook approve `.git/hooks/x`.
+ */
+export function hookApprovalHeld(input: object): string | null {
+  return heldAsks.has(input) ? (heldAsks.get(input) ?? null) : 'the call was not judged for containment';
+}
+
 /** The verdicts of the calls whose PreToolUse hooks are done and whose rules are being judged. */
 export class HookVerdicts {
   private readonly byCall = new Map<string, HookVerdict>();
@@ -138,6 +154,19 @@ export class HookVerdicts {
     input: Record<string, unknown>,
     tc: ToolUseContext,
   ): PermissionDecision => {
+    const revised = this.reviseByVerdict(d, tool, input, tc);
+    // What reaches the handler as an ask: may a PermissionRequest hook answer it?
+    if (revised.behavior === 'ask')
+      heldAsks.set(input, containmentReason(tool, input, tc, revised, this.carapaceHome));
+    return revised;
+  };
+
+  private reviseByVerdict(
+    d: PermissionDecision,
+    tool: AnyTool,
+    input: Record<string, unknown>,
+    tc: ToolUseContext,
+  ): PermissionDecision {
     const v = this.byCall.get(tc.toolUseId);
     if (!v) return d;
     const who = hookWho('PreToolUse', v.source, v.file);
@@ -154,5 +183,5 @@ export class HookVerdicts {
     if (held)
       return { ...d, reason: `${d.reason} (${who} allowed it, but no hook may approve this: ${held})` };
     return { ...d, behavior: 'allow', decidedBy: 'hook', reason: `allowed by ${who}${why}` };
-  };
+  }
 }
