@@ -96,6 +96,35 @@ describe('WorktreeService', () => {
     expect(existsSync(data)).toBe(false);
   });
 
+  it("fetches first when asked and starts from the base branch's upstream", async () => {
+    const remote = path.join(dir, 'remote.git');
+    sh(dir, 'clone', '-q', '--bare', repo, remote);
+    sh(repo, 'remote', 'add', 'origin', remote);
+    sh(repo, 'fetch', '-q', 'origin');
+    sh(repo, 'branch', '-q', '--set-upstream-to=origin/main', 'main');
+    // Someone else pushes to the remote.
+    const other = path.join(dir, 'other');
+    sh(dir, 'clone', '-q', remote, other);
+    writeFileSync(path.join(other, 'pushed.txt'), 'from the remote\n');
+    sh(other, 'add', '.');
+    sh(other, '-c', 'user.name=O', '-c', 'user.email=o@example.com', 'commit', '-q', '-m', 'remote work');
+    sh(other, 'push', '-q', 'origin', 'main');
+    const plain = await svc.create(repo, { base: 'main', name: 'nofetch' });
+    expect(existsSync(path.join(plain.path, 'pushed.txt'))).toBe(false);
+    const fetched = await svc.create(repo, { base: 'main', name: 'fetched', fetch: true });
+    expect(readFileSync(path.join(fetched.path, 'pushed.txt'), 'utf8')).toBe('from the remote\n');
+  });
+
+  it('will not fetch a remote whose upload-pack command the repository chose', async () => {
+    const marker = path.join(dir, 'upload-pack-ran');
+    sh(repo, 'remote', 'add', 'origin', repo);
+    sh(repo, 'config', 'branch.main.remote', 'origin');
+    sh(repo, 'config', 'remote.origin.uploadpack', `touch ${marker}; git-upload-pack`);
+    const e = await refusal(svc.create(repo, { base: 'main', name: 'evil', fetch: true }));
+    expect(e.message).toContain('upload-pack');
+    expect(existsSync(marker)).toBe(false);
+  });
+
   it('refuses a worktree record pointing outside the data folder', async () => {
     const e = await refusal(
       svc.remove(repo, { path: repo, prefix: '', branch: 'carapace/x', base: 'main' }, true),

@@ -153,7 +153,7 @@ export class WorktreeService {
     if (name === '.' || !/^[A-Za-z0-9._-]+$/.test(name))
       throw new GitError(`The remote "${name}" cannot be fetched here`);
     await gitOk(top, ['fetch', '--no-tags', '--no-recurse-submodules', '--', name], `Fetching ${name}`);
-    const upstream = await git(top, ['rev-parse', '--verify', '--quiet', `refs/heads/${base}@{upstream}`]);
+    const upstream = await git(top, ['rev-parse', '--verify', '--quiet', `${base}@{upstream}`]);
     return upstream.code === 0 ? upstream.stdout.trim() : fallback;
   }
 
