@@ -377,6 +377,20 @@ describe('search across sessions', () => {
   });
 });
 
+describe('odd queries', () => {
+  it('answers a query of punctuation or regular-expression characters without matching everything', async () => {
+    const { dirs, service } = setup();
+    writeFileSync(
+      path.join(dirs[0] as string, 's1.jsonl'),
+      sessionLine('s1') + itemLine(userItem('u1', 'a (b) [c] d.*e')),
+    );
+    expect(await service.query(q('... ???'))).toEqual({ hits: [], total: 0, models: [] });
+    expect(await service.query(q('+++'))).toMatchObject({ hits: [], total: 0 });
+    const answer = await service.query(q('.* (b)'));
+    expect(answer.hits.map((h) => h.itemId)).toEqual(['u1']);
+  });
+});
+
 describe('SearchQuery', () => {
   it('refuses an empty or oversized query and unknown fields', () => {
     const scope = { kind: 'all' };
