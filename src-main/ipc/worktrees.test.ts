@@ -1,0 +1,133 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import type { RequestChannel, RequestInput } from '@shared/ipc/contract';
+import type { SessionSummary } from '@shared/domain/session';
+import { createCarapace } from '../compose';
+import { silentLogger } from '../platform/logger';
+import { MemorySecretStore } from '../platform/secrets';
+import { testCarapace } from '../test-support/carapace';
+import { tempDir } from '../test-support/temp';
+import { createHandlers } from './handlers';
+import { IpcRouter } from './router';
+
+const ctx = { transport: 'websocket' as const };
+const sh = (cwd: string, ...args: string[]) =>
+  execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' } });
+
+function routerFor(services: Parameters<typeof createHandlers>[0]) {
+  const router = new IpcRouter(createHandlers(services), silentLogger);
+  return <C extends RequestChannel>(channel: C, input: RequestInput<C>) =>
+    router.dispatch(channel, input, ctx);
+}
+
+async function until(condition: () => boolean, ms = 20_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** worktrees.* through the real router, on a fully composed Carapace. */
+describe('worktrees IPC', () => {
+  it('creates a session in its own worktree: the setting sets the default, the terminal starts there, and a restart keeps it', async () => {
+    const t = await testCarapace();
+    sh(t.project, 'init', '-q', '-b', 'main');
+    sh(
+      t.project,
+      '-c',
+      'user.name=T',
+      '-c',
+      'user.email=t@example.com',
+      'commit',
+      '-q',
+      '--allow-empty',
+      '-m',
+      'x',
+    );
+    writeFileSync(path.join(t.home, 'settings.json'), JSON.stringify({ worktrees: { default: true } }));
+    t.carapace.services.settings.reload();
+    const call = routerFor(t.carapace.services);
+    const project = t.carapace.services.workspace.open(t.project).project;
+
+    expect(await call('worktrees.info', { projectId: project.id })).toEqual({
+      ok: true,
+      value: { isGit: true, branches: ['main'], current: 'main', defaultOn: true },
+    });
+    expect(
+      await call('worktrees.createSession', { projectId: project.id, base: '--upload-pack=x' }),
+    ).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_INPUT' },
+    });
+    const made = await call('worktrees.createSession', { projectId: project.id, base: 'main' });
+    if (!made.ok) throw new Error(made.error.message);
+    const session: SessionSummary = made.value;
+    const wt = session.worktree;
+    expect(wt?.branch).toMatch(/^carapace\/session-[0-9a-f]{8}$/);
+    expect(wt?.base).toBe('main');
+    expect(realpathSync(path.dirname(path.dirname(wt?.path ?? '')))).toBe(
+      realpathSync(path.join(t.home, 'worktrees')),
+    );
+    expect(sh(wt?.path ?? '', 'symbolic-ref', '--short', 'HEAD').trim()).toBe(wt?.branch);
+
+    // The session's own terminal starts in the worktree.
+    let out = '';
+    t.carapace.hub.subscribe((event, payload) => {
+      if (event === 'terminal.data') out += (payload as { data: string }).data;
+    });
+    const term = await call('terminal.open', { sessionId: session.id, cols: 120, rows: 24 });
+    if (!term.ok) throw new Error(term.error.message);
+    await call('terminal.input', { terminalId: term.value.terminalId, data: 'pwd -P\r' });
+    await until(() => out.includes(realpathSync(wt?.path ?? '')));
+    await call('terminal.close', { terminalId: term.value.terminalId });
+
+    expect(await call('worktrees.status', { projectId: project.id })).toEqual({
+      ok: true,
+      value: [
+        {
+          sessionId: session.id,
+          branch: wt?.branch,
+          base: 'main',
+          ahead: 0,
+          behind: 0,
+          dirty: 0,
+          exists: true,
+        },
+      ],
+    });
+
+    // Read back from its transcript after a restart, it still works in its worktree.
+    await t.carapace.shutdown();
+    const again = createCarapace({
+      env: t.env,
+      secrets: new MemorySecretStore(),
+      logger: silentLogger,
+      version: '0',
+    });
+    onTestFinished(() => again.shutdown());
+    const p2 = again.services.workspace.open(t.project).project;
+    const listed = again.services.sessions.list(p2.id).find((s) => s.id === session.id);
+    expect(listed?.worktree).toEqual(wt);
+    expect(again.services.sessions.workRootOf(session.id)).toBe(wt?.path);
+    expect(again.services.sessions.projectRootOf(session.id)).toBe(realpathSync(t.project));
+  });
+
+  it('offers no worktree for a folder outside git, and refuses to make one', async () => {
+    const t = await testCarapace();
+    const plain = tempDir('carapace-plain-');
+    mkdirSync(path.join(plain, 'src'));
+    const call = routerFor(t.carapace.services);
+    const project = t.carapace.services.workspace.open(plain).project;
+    expect(await call('worktrees.info', { projectId: project.id })).toEqual({
+      ok: true,
+      value: { isGit: false, branches: [], current: null, defaultOn: false },
+    });
+    const r = await call('worktrees.createSession', { projectId: project.id, base: 'main' });
+    expect(r).toMatchObject({ ok: false, error: { code: 'CONFLICT' } });
+    expect(JSON.stringify(r)).toContain('not in a git repository');
+    expect(t.carapace.services.sessions.list(project.id)).toEqual([]);
+  });
+});
