@@ -207,6 +207,7 @@ export function createCarapace(options: CarapaceOptions): Carapace {
     terminals,
     memory,
     mcp,
+    carapaceHome: paths.home,
     // Git worktrees per session, in the data folder (never anywhere else).
     worktrees: new SessionWorktrees({
       worktrees: new WorktreeService(path.join(paths.home, 'worktrees')),

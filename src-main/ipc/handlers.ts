@@ -5,6 +5,7 @@ import { commandHandlers } from './commands';
 import { costHandlers } from './cost';
 import { hooksHandlers } from './hooks';
 import { mcpHandlers } from './mcp';
+import { pluginHandlers } from './plugins';
 import { memoryHandlers } from './memory';
 import { permissionHandlers } from './permissions';
 import { projectHandlers } from './projects';
@@ -38,6 +39,7 @@ export function createHandlers(services: Services): HandlerMap {
     ...rewindHandlers(services),
     ...hooksHandlers(services),
     ...mcpHandlers(services),
+    ...pluginHandlers(services),
     ...worktreeHandlers(services),
     ...changesHandlers(services),
   };

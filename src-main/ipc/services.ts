@@ -48,6 +48,8 @@ export interface Services {
   memory: MemoryService;
   /** Each project's MCP servers (the Settings MCP page; sessions get their tools). */
   mcp: McpService;
+  /** Carapace's own folder (CARAPACE_HOME): the installed plugins' list is there. */
+  carapaceHome: string;
   /** Git worktrees per session: made, listed with ahead/behind, merged, removed. */
   worktrees: SessionWorktrees;
   /** The Changes view: each session's diff against its base or the uncommitted changes. */

@@ -10,6 +10,7 @@ import * as mcp from './contract/mcp';
 import * as memory from './contract/memory';
 import * as models from './contract/models';
 import * as permissions from './contract/permissions';
+import * as plugins from './contract/plugins';
 import * as projects from './contract/projects';
 import * as rewind from './contract/rewind';
 import * as search from './contract/search';
@@ -38,6 +39,7 @@ const FRAGMENTS = {
   mcp,
   models,
   permissions,
+  plugins,
   projects,
   rewind,
   search,
@@ -150,6 +152,10 @@ const CHANNELS_BEFORE_SPLIT = [
   'rewind.plan',
   'rewind.run',
   'rewind.fork',
+  'plugins.list',
+  'plugins.install',
+  'plugins.setEnabled',
+  'plugins.remove',
 ];
 
 /** Every event of the contract before the split. */

@@ -6,6 +6,7 @@ import * as commands from './contract/commands';
 import * as cost from './contract/cost';
 import * as hooks from './contract/hooks';
 import * as mcp from './contract/mcp';
+import * as plugins from './contract/plugins';
 import * as memory from './contract/memory';
 import * as models from './contract/models';
 import * as permissions from './contract/permissions';
@@ -53,6 +54,7 @@ export const requests = {
   ...commands.requests,
   ...hooks.requests,
   ...mcp.requests,
+  ...plugins.requests,
   ...changes.requests,
   ...worktrees.requests,
   ...rewind.requests,
@@ -77,6 +79,7 @@ export const events = {
   ...commands.events,
   ...hooks.events,
   ...mcp.events,
+  ...plugins.events,
   ...changes.events,
   ...worktrees.events,
   ...rewind.events,

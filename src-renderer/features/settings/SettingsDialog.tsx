@@ -2,6 +2,7 @@ import { Dialog } from '../../components/Dialog';
 import { useStore } from '../../stores/store';
 import { GeneralSettings } from './GeneralSettings';
 import { McpPage } from './McpPage';
+import { PluginsPage } from './PluginsPage';
 import { SETTINGS_PAGES, useSettingsPage } from './settings-page';
 import './settings.css';
 
@@ -34,7 +35,13 @@ export function SettingsDialog() {
           ))}
         </nav>
         <div className="settings-page" role="region" aria-label={`${current.label} settings`}>
-          {current.id === 'mcp' ? <McpPage /> : <GeneralSettings settings={settings} />}
+          {current.id === 'mcp' ? (
+            <McpPage />
+          ) : current.id === 'plugins' ? (
+            <PluginsPage />
+          ) : (
+            <GeneralSettings settings={settings} />
+          )}
         </div>
       </div>
       <div className="row end">

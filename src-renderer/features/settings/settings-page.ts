@@ -4,6 +4,7 @@ import { create } from 'zustand';
 export const SETTINGS_PAGES = [
   { id: 'general', label: 'General' },
   { id: 'mcp', label: 'MCP' },
+  { id: 'plugins', label: 'Plugins' },
 ] as const;
 export type SettingsPageId = (typeof SETTINGS_PAGES)[number]['id'];
 
