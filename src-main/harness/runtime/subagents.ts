@@ -9,6 +9,7 @@ import { parseVerdict } from '../agents/verdict';
 import type { AgentEvent, AgentInfo } from '../events/agent-event';
 import type { PermissionHandler } from '../permissions/handlers';
 import { subagentStartHook } from '../hooks/wire';
+import type { McpManager } from '../mcp/types';
 import type { AgentSpawner, AnyTool, SpawnRequest, SpawnResult } from '../tools/tool';
 import type { AgentRuntime, RuntimeSetup } from './types';
 
@@ -43,15 +44,56 @@ export function childMaxTurns(own: number | null, parent: number | undefined): n
   return parent === undefined ? own : Math.min(own, parent);
 }
 
+/**
+ * Whether a definition's `tools` or `disallowedTools` list names a tool: by its name, or an MCP tool
+ * (`mcp__<server>__<tool>`) by its server's `mcp__<server>` too, as permission rules name a whole
+ * server. A server's part never holds `__` (mcp/names.ts), so the first `__` after it ends it.
+ */
+export function listsTool(list: readonly string[], name: string): boolean {
+  if (list.includes(name)) return true;
+  if (!name.startsWith('mcp__')) return false;
+  const end = name.indexOf('__', 'mcp__'.length);
+  return end > 0 && list.includes(name.slice(0, end));
+}
+
 /** The tools a definition is offered out of its parent's (the Agent tool is added by the runtime). */
 export function toolsFor(def: AgentDefinition, parentTools: readonly AnyTool[]): AnyTool[] {
   return parentTools.filter(
     (t) =>
       t.name !== 'Agent' &&
-      (def.tools === null || def.tools.includes(t.name)) &&
-      !def.disallowedTools.includes(t.name) &&
+      (def.tools === null || listsTool(def.tools, t.name)) &&
+      !listsTool(def.disallowedTools, t.name) &&
       !(def.readOnly && WRITE_TOOLS.has(t.name)),
   );
+}
+
+/**
+ * The parent's MCP servers as a sub-agent or teammate sees them: only the tools its definition offers
+ * (toolsFor's rule; a read-only agent that lists no MCP tool gets none, since they may write anywhere).
+ * The filtered list is kept until the servers' own changes, so the runtime wraps it only then.
+ */
+export function mcpFor(def: AgentDefinition, mcp: McpManager | undefined): McpManager | undefined {
+  if (!mcp) return undefined;
+  let seen: AnyTool[] | null = null;
+  let kept: AnyTool[] = [];
+  return {
+    start: () => mcp.start(),
+    list: () => mcp.list(),
+    restart: (name) => mcp.restart(name),
+    logs: (name) => mcp.logs(name),
+    onDidChange: (listener) => mcp.onDidChange(listener),
+    // The session owns the servers: a finished sub-agent must not close them.
+    close: () => Promise.resolve(),
+    tools: () => {
+      const all = mcp.tools();
+      if (all !== seen) {
+        seen = all;
+        // A read-only agent's tools are a list of its own (Explore, Plan): none unless it names them.
+        kept = def.readOnly && def.tools === null ? [] : toolsFor(def, all);
+      }
+      return kept;
+    },
+  };
 }
 
 /**
@@ -142,6 +184,8 @@ export function createSpawner(o: SpawnerSetup): AgentSpawner {
         // A sub-agent does not fall back to another model on its own; its parent decides.
         fallbackModel: undefined,
         tools: toolsFor(def, o.parent.tools),
+        // The session's MCP servers, narrowed to what the definition offers (like the tools above).
+        mcp: mcpFor(def, o.parent.mcp),
         systemPrompt: def.systemPrompt,
         appendSystemPrompt: undefined,
         maxTurns: childMaxTurns(def.maxTurns, o.parent.maxTurns),

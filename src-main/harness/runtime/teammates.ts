@@ -8,7 +8,7 @@ import { readTranscript } from '../session/transcript-file';
 import { workerRole } from '../teams/mail-format';
 import { SubmitPlanTool } from '../teams/tools/submit-plan';
 import type { BuiltWorker, WorkerBuild, WorkerFactory } from '../teams/types';
-import { childMaxTurns, childMode, toolsFor } from './subagents';
+import { childMaxTurns, childMode, mcpFor, toolsFor } from './subagents';
 import type { AgentRuntime, RuntimeSetup } from './types';
 
 /** A worker's saved transcript larger than this is not taken up (it is read whole to resume). */
@@ -92,6 +92,8 @@ export function createWorkerFactory(o: WorkerFactorySetup): WorkerFactory {
         model,
         fallbackModel: undefined,
         tools: [...toolsFor(def, o.parent.tools), ...(b.planMode ? [SubmitPlanTool] : [])],
+        // The session's MCP servers, narrowed to what its agent type offers.
+        mcp: mcpFor(def, o.parent.mcp),
         systemPrompt: `${def.systemPrompt}\n\n${workerRole(b)}`,
         appendSystemPrompt: undefined,
         maxTurns: childMaxTurns(def.maxTurns, o.parent.maxTurns),
