@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { docsScreenshot } from '../fixtures/screenshots';
@@ -126,7 +126,7 @@ test('a line comment in the Changes view reaches the model’s next request with
   await view.getByRole('button', { name: 'Send 1 comment' }).click();
   await expect(page.getByRole('log', { name: 'Transcript' })).toContainText('I will rename it back.');
   const next = api.requests[before];
-  const sent = JSON.stringify(next?.body.messages.at(-1));
+  const sent = JSON.stringify(next?.body.messages?.at(-1));
   expect(sent).toContain('src/app.ts:5');
   expect(sent).toContain('export const fiveValue = 5;');
   expect(sent).toContain('Keep the short name v5, callers use it.');
@@ -176,4 +176,53 @@ test('a 10,000-line diff is virtualised; binary and linked files are marked; the
 
   await view.getByRole('button', { name: 'Open in editor' }).click();
   await expect(page.getByText('not available in the browser')).toBeVisible();
+});
+
+test('stage a hunk, discard another after confirming, and commit what is staged with the suggested message', async ({
+  app: page,
+  project,
+}) => {
+  const far = Array.from({ length: 40 }, (_, i) => `row ${i + 1}`).join('\n') + '\n';
+  gitProject(project, { 'far.txt': far });
+  writeFileSync(
+    path.join(project, 'far.txt'),
+    far.replace('row 2\n', 'row two\n').replace('row 38\n', 'row thirty-eight\n'),
+  );
+  writeFileSync(path.join(project, 'note.txt'), 'untracked\n');
+  await newSessionTab(page);
+  const view = await openChanges(page);
+  await view
+    .getByRole('list', { name: 'Changed files' })
+    .getByRole('button', { name: /far\.txt/ })
+    .click();
+  const diff = view.getByRole('region', { name: 'Diff of far.txt' });
+  await expect(diff.getByRole('button', { name: 'Stage hunk' })).toHaveCount(2);
+
+  await diff.getByRole('button', { name: 'Stage hunk' }).first().click();
+  await expect.poll(() => git(project, 'diff', '--cached').toString()).toContain('+row two');
+  expect(git(project, 'diff', '--cached').toString()).not.toContain('thirty-eight');
+
+  // Discarding asks first; Keep leaves the file alone.
+  await diff.getByRole('button', { name: 'Discard hunk…' }).nth(1).click();
+  const confirm = diff.getByRole('group', { name: 'Confirm discarding the hunk' });
+  await confirm.getByRole('button', { name: 'Keep' }).click();
+  expect(readFileSync(path.join(project, 'far.txt'), 'utf8')).toContain('row thirty-eight');
+  await diff.getByRole('button', { name: 'Discard hunk…' }).nth(1).click();
+  await confirm.getByRole('button', { name: 'Discard' }).click();
+  await expect.poll(() => readFileSync(path.join(project, 'far.txt'), 'utf8')).not.toContain('thirty-eight');
+  await expect(diff.getByRole('button', { name: 'Stage hunk' })).toHaveCount(1);
+
+  await view.getByRole('button', { name: 'Commit…' }).click();
+  const message = view.getByRole('textbox', { name: 'Commit message' });
+  await expect(message).toHaveValue(
+    /^Update 2 files\n\n- M far\.txt \(\+1 -1\)\n- A note\.txt \(\+1 -0\)\n$/,
+  );
+  await message.fill('Spell out row two');
+  await view.getByRole('button', { name: 'Commit', exact: true }).click();
+  await expect(page.getByText(/Committed [0-9a-f]{7} \(1 file\)/)).toBeVisible();
+  expect(git(project, 'log', '-1', '--format=%s').toString().trim()).toBe('Spell out row two');
+  // Only what was staged went in: the untracked note is still listed, far.txt is clean.
+  const files = view.getByRole('list', { name: 'Changed files' });
+  await expect(files.getByRole('button')).toHaveCount(1);
+  await expect(files).toContainText('note.txt');
 });
