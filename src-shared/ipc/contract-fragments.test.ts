@@ -21,6 +21,7 @@ import * as tasks from './contract/tasks';
 import * as teams from './contract/teams';
 import * as terminal from './contract/terminal';
 import * as trust from './contract/trust';
+import * as worktrees from './contract/worktrees';
 
 /**
  * Guard of the split of the contract into per-namespace fragments: the channels and events are exactly
@@ -50,6 +51,7 @@ const FRAGMENTS = {
   teams,
   terminal,
   trust,
+  worktrees,
 };
 
 /** Every request channel of the contract (those before the split, then the ones added since). */
@@ -156,6 +158,11 @@ const CHANNELS_BEFORE_SPLIT = [
   'plugins.install',
   'plugins.setEnabled',
   'plugins.remove',
+  'worktrees.info',
+  'worktrees.createSession',
+  'worktrees.status',
+  'worktrees.merge',
+  'worktrees.remove',
 ];
 
 /** Every event of the contract before the split. */
