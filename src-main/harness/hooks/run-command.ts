@@ -76,6 +76,10 @@ export function runCommandHook(
       } catch {
         // Already gone.
       }
+      // A grandchild that left the group (setsid) may still hold stdout open, and 'close' waits for
+      // every pipe: let go of our ends so the hook ends now, whatever it left behind.
+      child.stdout.destroy();
+      child.stderr.destroy();
     };
     const timer = setTimeout(() => {
       timedOut = true;

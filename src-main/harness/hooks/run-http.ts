@@ -14,6 +14,29 @@ export function fillHeader(value: string, allowed: readonly string[], env: NodeJ
   });
 }
 
+/** Bytes of an http hook's answer read at most: enough for any JSON worth reading. */
+const MAX_BODY_BYTES = 1_000_000;
+
+/** The body as text, cut at MAX_BODY_BYTES (`over`: it ran past them; the rest is left unread). */
+async function readBody(res: Response): Promise<{ text: string; over: boolean }> {
+  if (!res.body) return { text: '', over: false };
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > MAX_BODY_BYTES) {
+      await reader.cancel().catch(() => undefined);
+      chunks.push(value.subarray(0, value.byteLength - (total - MAX_BODY_BYTES)));
+      return { text: Buffer.concat(chunks).toString('utf8'), over: true };
+    }
+    chunks.push(value);
+  }
+  return { text: Buffer.concat(chunks).toString('utf8'), over: false };
+}
+
 /**
  * Runs an http hook: POSTs the event JSON. A 2xx with an empty body is success; a 2xx with JSON is
  * read like a command hook's output; any other answer, a non-2xx status or a failed connection is a
@@ -36,10 +59,12 @@ export async function runHttpHook(
   const signal = o.signal ? AbortSignal.any([timeout, o.signal]) : timeout;
   let status: number;
   let body: string;
+  let over: boolean;
   try {
     const res = await fetch(handler.url, { method: 'POST', headers, body: JSON.stringify(input), signal });
     status = res.status;
-    body = await res.text();
+    // A server that answers forever is cut at the cap, not read until the timeout fills the heap.
+    ({ text: body, over } = await readBody(res));
   } catch (error) {
     if (timeout.aborted)
       return done({
@@ -60,6 +85,15 @@ export async function runHttpHook(
     });
   }
   const stdout = capOutput(body);
+  if (over)
+    return done({
+      status: 'error',
+      exitCode: null,
+      stdout,
+      stderr: '',
+      json: null,
+      problem: `answered with more than ${MAX_BODY_BYTES.toLocaleString('en-US')} bytes; the rest was not read`,
+    });
   if (status < 200 || status > 299)
     return done({
       status: 'error',

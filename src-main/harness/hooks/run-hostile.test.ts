@@ -1,0 +1,60 @@
+import { execFileSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { tempDir } from '../../test-support/temp';
+import { runCommandHook } from './run-command';
+import { runHttpHook } from './run-http';
+
+/** Hooks written by a hostile repository (once trusted) or broken: they must still end, bounded. */
+const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin' };
+
+describe('hostile hooks end and stay bounded', () => {
+  it('a command hook whose grandchild leaves the process group and keeps stdout open ends at its timeout', async () => {
+    const dir = tempDir('hook-setsid-');
+    const marker = `hook-setsid-${process.pid}-${Date.now()}`;
+    onTestFinished(() => {
+      // The grandchild escaped the group on purpose; end it by its unique argument's process id.
+      try {
+        const pids = execFileSync('pgrep', ['-f', marker], { encoding: 'utf8' }).split('\n').filter(Boolean);
+        for (const pid of pids) process.kill(Number(pid), 'SIGKILL');
+      } catch {
+        // None left.
+      }
+    });
+    const r = await runCommandHook(
+      { type: 'command', command: `setsid sh -c 'sleep 120; echo ${marker}' & echo started` },
+      { hook_event_name: 'Stop' },
+      { cwd: dir, env, projectDir: dir, timeoutMs: 1_000 },
+    );
+    expect(r.status).toBe('timeout');
+    expect(r.stdout).toBe('started\n');
+  }, 30_000);
+
+  it('an http hook whose server streams forever is read up to a cap, then cut, long before its timeout', async () => {
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const chunk = Buffer.alloc(64 * 1024, 'a');
+      const pump = () => {
+        while (res.write(chunk));
+      };
+      res.on('drain', pump);
+      pump();
+    });
+    server.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    onTestFinished(() => {
+      server.closeAllConnections();
+      server.close();
+    });
+    const { port } = server.address() as AddressInfo;
+    const r = await runHttpHook(
+      { type: 'http', url: `http://127.0.0.1:${port}/hook` },
+      { hook_event_name: 'Stop' },
+      { env, timeoutMs: 600_000 },
+    );
+    expect(r.status).toBe('error');
+    expect(r.problem).toMatch(/more than/);
+    expect(r.stdout.length).toBeLessThan(20_000);
+  }, 30_000);
+});
