@@ -8,8 +8,10 @@ import { PROJECT_MCP_FILE, readJsonConfig } from './config';
  * wrote the repository, so what they say can only count once a person accepted it:
  * - the user's settings (`~/.carapace/settings.json`) and the managed policy always count;
  * - `.claude/settings.local.json` and `.claude/settings.json` sit in the repository (a hostile one can
- *   commit both): their `enableAllProjectMcpServers` / `enabledMcpjsonServers` count only for the items
- *   the person accepted in the workspace-trust prompt, as does a server the prompt listed itself;
+ *   commit both): their `enableAllProjectMcpServers` / `enabledMcpjsonServers` approve nothing by
+ *   themselves. A server counts once the person accepted it in the workspace-trust prompt, which
+ *   lists each by its entry as written: a switch accepted by name would carry over to an entry a
+ *   later pull rewrote (`NODE_OPTIONS` added, the command swapped), which must be asked about again;
  * - `disabledMcpjsonServers` only narrows, so it counts from any of them, and wins.
  */
 export interface ApprovalSources {
@@ -70,13 +72,8 @@ export function projectServerApproval(s: ApprovalSources): ProjectApproval {
       : {};
   const accepted = s.trust?.accepted(s.projectRoot) ?? new Set<string>();
   const disabled = new Set([...personal, ...projectFiles].flatMap((k) => k.disabled));
-  const enableAll =
-    personal.some((k) => k.enableAll) ||
-    (accepted.has(trustKey.mcpEnableAll) && projectFiles.some((k) => k.enableAll));
-  const enabled = new Set([
-    ...personal.flatMap((k) => k.enabled),
-    ...projectFiles.flatMap((k) => k.enabled).filter((n) => accepted.has(trustKey.mcpEnabled(n))),
-  ]);
+  const enableAll = personal.some((k) => k.enableAll);
+  const enabled = new Set(personal.flatMap((k) => k.enabled));
   const approve = (name: string) => {
     if (disabled.has(name)) return false;
     if (enableAll || enabled.has(name)) return true;
