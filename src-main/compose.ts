@@ -222,7 +222,12 @@ export function createCarapace(options: CarapaceOptions): Carapace {
     }),
     // The Changes view: a session's worktree against its base, or the project's uncommitted changes.
     changes: new ChangesService({
-      target: (id) => sessionTargetFrom(sessions.projectRootOf(id), sessions.get(id).session),
+      // From the session list, not sessions.get: that would load the transcript and flush the event hub.
+      target: (id) =>
+        sessionTargetFrom(
+          sessions.projectRootOf(id),
+          sessions.list(sessions.projectOf(id)).find((s) => s.id === id) ?? {},
+        ),
       openPath: options.openPath ?? null,
     }),
   };

@@ -109,6 +109,28 @@ describe('ChangesService against the uncommitted changes', () => {
     await expect(s.stageFile('s1', '*')).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
+  it('takes hostile file names as they are: a newline, a glob, pathspec magic, an option-like name in a folder', async () => {
+    const d = repo();
+    const names = ['new\nline.txt', '*', ':(glob)x', 'sub/-rf', 'ünï code.txt'];
+    mkdirSync(path.join(d, 'sub'));
+    for (const n of names) writeFileSync(path.join(d, n), `${n}\n`);
+    run(d, 'add', '-A');
+    run(d, 'commit', '-q', '-m', 'names');
+    for (const n of names) writeFileSync(path.join(d, n), `${n}\nchanged\n`);
+    const s = service({ root: d, worktree: null });
+    const listed = (await s.list('s1')).files.map((f) => f.path);
+    expect(listed.sort()).toEqual([...names].sort());
+    // `*` is that one file, not every file (pathspecs are literal).
+    const star = await s.diff('s1', '*');
+    expect(star.hunks.flatMap((h) => h.lines).map((l) => l.text)).toEqual(['*', 'changed']);
+    await s.stageFile('s1', '*');
+    expect(run(d, 'diff', '--cached', '--name-only', '-z').split('\0').filter(Boolean)).toEqual(['*']);
+    const nl = await s.diff('s1', 'new\nline.txt');
+    expect(nl.hunks[0]?.lines.at(-1)).toMatchObject({ kind: 'add', text: 'changed' });
+    await s.stageHunk('s1', 'sub/-rf', 0, (await s.diff('s1', 'sub/-rf')).hunks[0]?.header ?? '');
+    expect(run(d, 'diff', '--cached', '--name-only')).toContain('sub/-rf');
+  });
+
   it('stages one hunk, leaving the other unstaged, and discards a hunk from the file and the index', async () => {
     const d = repo();
     writeFileSync(

@@ -120,7 +120,7 @@ export class ChangesService {
   }
 
   /** Tracked changes (raw for status and modes, numstat for counts) and the untracked files. */
-  private async files(r: Resolved): Promise<ChangedFile[]> {
+  private async files(r: Resolved, counts = true): Promise<ChangedFile[]> {
     const diff = (format: string) => [
       'diff',
       '--no-ext-diff',
@@ -178,22 +178,14 @@ export class ChangesService {
     const out = [...byPath.values()];
     for (const p of others.split('\0')) {
       if (p === '' || byPath.has(p)) continue;
-      out.push(await this.untracked(r.cwd, p));
+      out.push(counts ? await this.untracked(r.cwd, p) : untrackedEntry(p));
     }
     return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   }
 
   /** An untracked file, read without following a link: a link's "content" is its target. */
   private async untracked(cwd: string, p: string): Promise<ChangedFile> {
-    const f: ChangedFile = {
-      path: p,
-      oldPath: null,
-      status: 'untracked',
-      additions: null,
-      deletions: 0,
-      binary: false,
-      symlink: false,
-    };
+    const f = untrackedEntry(p);
     const content = await readUntracked(path.join(cwd, p));
     f.symlink = content.kind === 'link';
     f.binary = content.kind === 'binary';
@@ -203,7 +195,8 @@ export class ChangesService {
 
   /** The file must be one the list holds right now: nothing else is ever diffed, staged or opened. */
   private async listed(r: Resolved, p: string): Promise<ChangedFile> {
-    const f = (await this.files(r)).find((x) => x.path === p);
+    // Without reading every untracked file for its counts: only the name matters here.
+    const f = (await this.files(r, false)).find((x) => x.path === p);
     if (!f)
       throw new AppError(
         'NOT_FOUND',
@@ -379,6 +372,18 @@ export class ChangesService {
       return { opened: true as const };
     });
   }
+}
+
+function untrackedEntry(p: string): ChangedFile {
+  return {
+    path: p,
+    oldPath: null,
+    status: 'untracked',
+    additions: null,
+    deletions: 0,
+    binary: false,
+    symlink: false,
+  };
 }
 
 type Untracked = { kind: 'text' | 'link'; text: string } | { kind: 'binary' | 'large' | 'other' };

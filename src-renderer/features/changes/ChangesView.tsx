@@ -45,6 +45,7 @@ export function ChangesView({ sessionId }: { sessionId: string }) {
   // Bumped to list the changes again (the Refresh button, after staging, discarding, committing).
   const [tick, setTick] = useState(0);
   const refresh = useCallback(() => setTick((t) => t + 1), []);
+  // Listed again when asked and as the session starts or ends a turn (its edits show without a click).
   useEffect(() => {
     let live = true;
     void attempt('Listing the changes', () => changesApi.list(sessionId)).then((next) => {
@@ -57,7 +58,7 @@ export function ChangesView({ sessionId }: { sessionId: string }) {
     return () => {
       live = false;
     };
-  }, [sessionId, tick]);
+  }, [sessionId, tick, working]);
   // The selected file's diff, again after every refresh (`set` changes); a late answer for a file no
   // longer selected is dropped.
   useEffect(() => {
