@@ -2,6 +2,7 @@ import { newSession, setSessionModel } from '../../ipc/actions';
 import { showToast, useStore } from '../../stores/store';
 import { findModel } from './suggestions';
 import { useSettingsPage } from '../settings/settings-page';
+import { askRewind, lastUserMessage } from '../rewind/rewind-actions';
 
 /** What the composer does after a built-in ran: clear the box, send the text, or complete it. */
 export type BuiltinOutcome =
@@ -58,6 +59,14 @@ export async function runBuiltin(name: string, args: string, sessionId: string):
       return { kind: 'panel', panel: 'help' };
     case 'resume':
       return { kind: 'panel', panel: 'resume' };
+    case 'rewind': {
+      // The confirm dialog for the last message of the person's (the transcript's hover actions
+      // reach any earlier one).
+      const messageId = lastUserMessage(sessionId);
+      if (messageId === null) showToast('Nothing to rewind yet: this session has no message of yours.');
+      else void askRewind(sessionId, messageId);
+      return { kind: 'done' };
+    }
     case 'model': {
       if (args.trim() === '') return { kind: 'complete', text: '/model ' };
       const model = findModel(store.models, args);

@@ -17,6 +17,8 @@ import { CompactionNote } from './CompactionNote';
 import { HookNote } from './HookNote';
 import { Markdown } from './Markdown';
 import { ToolCard } from './ToolCard';
+import { MessageActions } from '../rewind/MessageActions';
+import { RewindDialog } from '../rewind/RewindDialog';
 import { TurnFailure } from './TurnFailure';
 import { foldBlocks, foldedCalls, foldTranscript, type Unit } from './fold';
 import { useTranscriptFetch } from './transcript-fetch';
@@ -110,10 +112,20 @@ const AssistantMessage = memo(function AssistantMessage({
   );
 });
 
-const UserMessage = memo(function UserMessage({ item, label }: { item: MessageItem; label: string }) {
+const UserMessage = memo(function UserMessage({
+  item,
+  label,
+  sessionId,
+}: {
+  item: MessageItem;
+  label: string;
+  /** For the person's own messages in a session's main transcript: rewind and fork from here. */
+  sessionId?: string | undefined;
+}) {
   return (
     <article className="message user" data-status={item.status} aria-label={label}>
       <div className="message-role">{label}</div>
+      {sessionId !== undefined && <MessageActions sessionId={sessionId} messageId={item.id} />}
       <div className="message-body">
         <p className="plain">{messageText(item.content)}</p>
       </div>
@@ -175,7 +187,14 @@ function ItemView({
   if (item.origin === 'nudge' || item.origin === 'summary' || item.origin === 'memory')
     return <HarnessNote item={item} />;
   // A sub-agent's "user" message is its parent's prompt (or a person's message to a worker).
-  return <UserMessage item={item} label={scope.agentId === scope.sessionId ? 'You' : 'Prompt'} />;
+  const own = scope.agentId === scope.sessionId;
+  return (
+    <UserMessage
+      item={item}
+      label={own ? 'You' : 'Prompt'}
+      sessionId={own && item.origin === 'user' ? scope.sessionId : undefined}
+    />
+  );
 }
 
 /** One row of a transcript: a message, a notice or a fold of quiet calls. */
@@ -328,6 +347,7 @@ export function Transcript({
   const rows = virtualizer.getVirtualItems();
   return (
     <div className="transcript-frame">
+      {agentId === sessionId && <RewindDialog sessionId={sessionId} />}
       <div
         ref={ref}
         role="log"

@@ -17,8 +17,8 @@ export const BuiltinCommandInfo = z.strictObject({
 export type BuiltinCommandInfo = z.infer<typeof BuiltinCommandInfo>;
 
 /**
- * The built-ins whose features exist in the app. `/rewind` is left out until rewind exists, `/agents`
- * until there is a window to manage agent files in.
+ * The built-ins whose features exist in the app. `/agents` is left out until there is a window to
+ * manage agent files in.
  */
 export const BUILTIN_COMMANDS: readonly BuiltinCommandInfo[] = [
   {
@@ -40,6 +40,12 @@ export const BUILTIN_COMMANDS: readonly BuiltinCommandInfo[] = [
   { name: 'model', description: "Switch this session's model", argumentHint: '[model]', printMode: false },
   { name: 'permissions', description: 'Permission rules (Settings)', argumentHint: null, printMode: false },
   { name: 'resume', description: 'Archived and earlier sessions', argumentHint: null, printMode: false },
+  {
+    name: 'rewind',
+    description: 'Rewind the conversation and files to your last message',
+    argumentHint: null,
+    printMode: false,
+  },
 ];
 
 export function isBuiltinCommand(name: string): boolean {
