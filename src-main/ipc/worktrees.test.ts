@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { RequestChannel, RequestInput } from '@shared/ipc/contract';
@@ -64,7 +64,7 @@ describe('worktrees IPC', () => {
     });
     const made = await call('worktrees.createSession', { projectId: project.id, base: 'main' });
     if (!made.ok) throw new Error(made.error.message);
-    const session: SessionSummary = made.value;
+    const session = made.value as SessionSummary;
     const wt = session.worktree;
     expect(wt?.branch).toMatch(/^carapace\/session-[0-9a-f]{8}$/);
     expect(wt?.base).toBe('main');
@@ -80,9 +80,10 @@ describe('worktrees IPC', () => {
     });
     const term = await call('terminal.open', { sessionId: session.id, cols: 120, rows: 24 });
     if (!term.ok) throw new Error(term.error.message);
-    await call('terminal.input', { terminalId: term.value.terminalId, data: 'pwd -P\r' });
+    const { terminalId } = term.value as { terminalId: string };
+    await call('terminal.input', { terminalId, data: 'pwd -P\r' });
     await until(() => out.includes(realpathSync(wt?.path ?? '')));
-    await call('terminal.close', { terminalId: term.value.terminalId });
+    await call('terminal.close', { terminalId });
 
     expect(await call('worktrees.status', { projectId: project.id })).toEqual({
       ok: true,
@@ -113,6 +114,72 @@ describe('worktrees IPC', () => {
     expect(listed?.worktree).toEqual(wt);
     expect(again.services.sessions.workRootOf(session.id)).toBe(wt?.path);
     expect(again.services.sessions.projectRootOf(session.id)).toBe(realpathSync(t.project));
+  });
+
+  it("treats the worktree as the project edge: edits inside run in acceptEdits, its .git file and the main repository's worktree data ask", async () => {
+    const t = await testCarapace();
+    sh(t.project, 'init', '-q', '-b', 'main');
+    writeFileSync(path.join(t.project, 'a.txt'), 'before\n');
+    sh(t.project, 'add', '.');
+    sh(t.project, '-c', 'user.name=T', '-c', 'user.email=t@example.com', 'commit', '-q', '-m', 'x');
+    const call = routerFor(t.carapace.services);
+    const project = t.carapace.services.workspace.open(t.project).project;
+    const made = await call('worktrees.createSession', { projectId: project.id, base: 'main' });
+    if (!made.ok) throw new Error(made.error.message);
+    const session = made.value as SessionSummary;
+    const wt = session.worktree;
+    if (!wt) throw new Error('no worktree');
+    const name = path.basename(wt.path);
+    const adminHead = path.join(t.project, '.git', 'worktrees', name, 'HEAD');
+    const dotGit = readFileSync(path.join(wt.path, '.git'), 'utf8');
+    const head = readFileSync(adminHead, 'utf8');
+    const write = (id: string, file_path: string) => ({
+      reply: {
+        content: [
+          {
+            type: 'tool_use' as const,
+            id,
+            name: 'Write',
+            input: { file_path, content: 'gitdir: /tmp/evil\n' },
+          },
+        ],
+        stop_reason: 'tool_use' as const,
+      },
+    });
+    t.api.setScenario({
+      steps: [
+        write('w1', path.join(wt.path, 'new.txt')),
+        write('w2', path.join(wt.path, '.git')),
+        write('w3', adminHead),
+        write('w4', path.join(t.project, 'a.txt')),
+        { reply: { content: [{ type: 'text', text: 'done' }] } },
+      ],
+    });
+    const asked: string[] = [];
+    t.carapace.hub.subscribe((event, payload) => {
+      if (event !== 'permissions.requested') return;
+      const { request } = payload as { request: { id: string; input: unknown } };
+      asked.push(JSON.stringify(request.input));
+      setTimeout(() => t.carapace.services.broker.respond({ requestId: request.id, decision: 'deny' }), 5);
+    });
+    await call('sessions.setPermissionMode', { sessionId: session.id, mode: 'acceptEdits' });
+    await call('sessions.send', { sessionId: session.id, text: 'go' });
+    await until(
+      () =>
+        t.api.requests.length >= 5 &&
+        made.value.id !== '' &&
+        !t.carapace.services.sessions.list(project.id).some((s) => s.activity !== 'idle'),
+    );
+    // Inside the worktree: written without asking.
+    expect(readFileSync(path.join(wt.path, 'new.txt'), 'utf8')).toBe('gitdir: /tmp/evil\n');
+    // Its .git file, the main repository's data for it and the main checkout: asked, denied, unchanged.
+    expect(asked).toHaveLength(3);
+    expect(asked[0]).toContain(path.join(wt.path, '.git'));
+    expect(asked[1]).toContain(adminHead);
+    expect(asked[2]).toContain(path.join(t.project, 'a.txt'));
+    expect(readFileSync(path.join(wt.path, '.git'), 'utf8')).toBe(dotGit);
+    expect(readFileSync(adminHead, 'utf8')).toBe(head);
+    expect(readFileSync(path.join(t.project, 'a.txt'), 'utf8')).toBe('before\n');
   });
 
   it('offers no worktree for a folder outside git, and refuses to make one', async () => {
