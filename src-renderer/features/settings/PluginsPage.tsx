@@ -55,7 +55,7 @@ export function PluginsPage() {
   };
 
   return (
-    <section aria-label="Plugins" className="plugins-page">
+    <section aria-label="Installed plugins" className="plugins-page">
       <h3>Plugins</h3>
       <p className="muted">
         A plugin is a folder with <code>.claude-plugin/plugin.json</code> and its <code>skills/</code>,{' '}
@@ -131,9 +131,11 @@ function PluginRow({
             type="checkbox"
             role="switch"
             checked={p.enabled}
-            disabled={busy}
+            // Not disabled while busy: a disabled control drops the keyboard focus.
+            aria-busy={busy}
             aria-label={`Enabled: ${p.name}`}
             onChange={(e) => {
+              if (busy) return;
               const enabled = e.target.checked;
               run(() => getClient().invoke('plugins.setEnabled', { name: p.name, enabled }));
             }}

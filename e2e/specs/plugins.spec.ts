@@ -1,0 +1,83 @@
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { docsScreenshot } from '../fixtures/screenshots';
+import { expect, test } from '../fixtures/test';
+
+/**
+ * Settings → Plugins in Chromium over serve mode: a folder that is no plugin is refused in words; a
+ * plugin folder in Claude Code's layout is installed by its path, listed with its version and
+ * description, disabled with its switch (the list in CARAPACE_HOME says so), and removed.
+ */
+
+// Carapace's own folder for this run: the installed plugins' list is written there.
+const HOME = mkdtempSync(path.join(tmpdir(), 'carapace-e2e-plugins-home-'));
+test.use({ serveEnv: { CARAPACE_HOME: HOME } });
+
+function fixturePlugin(): string {
+  const root = mkdtempSync(path.join(tmpdir(), 'carapace-e2e-plugin-'));
+  mkdirSync(path.join(root, '.claude-plugin'));
+  writeFileSync(
+    path.join(root, '.claude-plugin', 'plugin.json'),
+    JSON.stringify({
+      name: 'review-tools',
+      version: '1.2.0',
+      description: 'Review helpers: a lint skill, a /review-tools:ship command and a hook that logs prompts.',
+    }),
+  );
+  mkdirSync(path.join(root, 'commands'));
+  writeFileSync(path.join(root, 'commands', 'ship.md'), '---\ndescription: Ships it\n---\nShip it.\n');
+  return root;
+}
+
+test('installs a plugin from a folder path, lists it, disables and removes it', async ({
+  app: page,
+}, testInfo) => {
+  const root = fixturePlugin();
+  const empty = mkdtempSync(path.join(tmpdir(), 'carapace-e2e-not-a-plugin-'));
+
+  await page.getByRole('button', { name: 'Settings' }).click();
+  const settings = page.getByRole('dialog', { name: 'Settings' });
+  await settings
+    .getByRole('navigation', { name: 'Settings pages' })
+    .getByRole('button', { name: 'Plugins' })
+    .click();
+  const plugins = settings.getByRole('region', { name: 'Installed plugins' });
+  await expect(plugins).toContainText('No plugins are installed.');
+
+  const form = plugins.getByRole('form', { name: 'Install a plugin' });
+  await form.getByLabel('Install from folder…').fill(empty);
+  await form.getByRole('button', { name: 'Install' }).click();
+  await expect(plugins.getByRole('alert')).toContainText('is not a plugin: its .claude-plugin/plugin.json');
+
+  await form.getByLabel('Install from folder…').fill(root);
+  await form.getByLabel('Install from folder…').press('Enter');
+  const row = plugins.getByRole('listitem', { name: 'Plugin review-tools' });
+  await expect(row).toContainText('v1.2.0');
+  await expect(row).toContainText('Review helpers: a lint skill');
+  await expect(plugins.getByRole('alert')).toBeHidden();
+  const toggle = row.getByRole('switch', { name: 'Enabled: review-tools' });
+  await expect(toggle).toBeChecked();
+
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await page.screenshot({ path: docsScreenshot(testInfo, 'plugins-page-1400x900.png') });
+  await page.setViewportSize({ width: 900, height: 600 });
+  await page.screenshot({ path: docsScreenshot(testInfo, 'plugins-page-900x600.png') });
+
+  // Disabled from the keyboard: the switch keeps focus and the list in CARAPACE_HOME says so.
+  await toggle.focus();
+  await page.keyboard.press('Space');
+  await expect(toggle).not.toBeChecked();
+  await expect(toggle).toBeFocused();
+  await expect(row).toContainText('Disabled');
+  const list = JSON.parse(readFileSync(path.join(HOME, 'plugins', 'installed.json'), 'utf8')) as {
+    plugins: { name: string; enabled: boolean }[];
+  };
+  expect(list.plugins).toEqual([expect.objectContaining({ name: 'review-tools', enabled: false })]);
+
+  await row.getByRole('button', { name: 'Remove review-tools…' }).click();
+  await row.getByRole('button', { name: 'Remove review-tools', exact: true }).click();
+  await expect(plugins).toContainText('No plugins are installed.');
+  // The folder is the person's and is left as it was.
+  expect(readFileSync(path.join(root, '.claude-plugin', 'plugin.json'), 'utf8')).toContain('review-tools');
+});
