@@ -1,6 +1,6 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
-import { expandVars } from './expand';
+import { expandVars, isModelCredential } from './expand';
 import type { McpScope, McpTransportKind } from './types';
 
 /** One server's configuration after `${VAR}` expansion, ready to connect. */
@@ -120,6 +120,8 @@ export function parseServerConfig(
   where: string,
   env: NodeJS.ProcessEnv,
   problems: string[],
+  /** Variables not filled in (a project's `.mcp.json`: Carapace's own credentials). */
+  withhold?: (name: string) => boolean,
 ): ServerConfig | null {
   const at = `${where}: MCP server "${name}"`;
   if (!isObject(raw)) {
@@ -127,9 +129,11 @@ export function parseServerConfig(
     return null;
   }
   const missing = new Set<string>();
+  const withheld = new Set<string>();
   const expand = (s: string) => {
-    const e = expandVars(s, env);
+    const e = expandVars(s, env, withhold);
     for (const m of e.missing) missing.add(m);
+    for (const m of e.withheld) withheld.add(m);
     return e.value;
   };
   const type =
@@ -170,6 +174,10 @@ export function parseServerConfig(
     );
   if (config && missing.size > 0)
     problems.push(`${at}: ${[...missing].map((m) => `\${${m}}`).join(', ')} not set; left as written`);
+  if (config && withheld.size > 0)
+    problems.push(
+      `${at}: ${[...withheld].map((m) => `\${${m}}`).join(', ')} left as written: Carapace's own credentials are not filled into a project's server`,
+    );
   return config;
 }
 
@@ -188,8 +196,10 @@ function entriesOf(
     return [];
   }
   const out: ServerEntry[] = [];
+  // The repository wrote `.mcp.json`: the person's model credentials are not its to name.
+  const withhold = scope === 'project' ? isModelCredential : undefined;
   for (const [name, raw] of Object.entries(servers)) {
-    const config = parseServerConfig(name, raw, where, env, problems);
+    const config = parseServerConfig(name, raw, where, env, problems, withhold);
     if (config) out.push({ name, scope, config, ...(file !== undefined ? { configFile: file } : {}) });
   }
   return out;

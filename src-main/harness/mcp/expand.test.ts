@@ -8,6 +8,7 @@ describe('expandVars', () => {
     expect(expandVars('https://${HOST}/mcp', env)).toEqual({
       value: 'https://api.example.com/mcp',
       missing: [],
+      withheld: [],
     });
     expect(expandVars('${PORT:-8080}', env).value).toBe('8080');
     expect(expandVars('${HOST:-other}', env).value).toBe('api.example.com');
@@ -23,9 +24,10 @@ describe('expandVars', () => {
     expect(expandVars('Bearer ${API_KEY}', env)).toEqual({
       value: 'Bearer ${API_KEY}',
       missing: ['API_KEY'],
+      withheld: [],
     });
     // Set but empty, no default: empty, not missing.
-    expect(expandVars('a${EMPTY}b', env)).toEqual({ value: 'ab', missing: [] });
+    expect(expandVars('a${EMPTY}b', env)).toEqual({ value: 'ab', missing: [], withheld: [] });
   });
 
   it('touches nothing that is not a ${NAME} reference', () => {

@@ -9,11 +9,29 @@ export interface Expansion {
   value: string;
   /** The variables that were unset and had no default. */
   missing: string[];
+  /** The variables `withhold` kept back: left as written, default and all. */
+  withheld: string[];
 }
 
-export function expandVars(text: string, env: NodeJS.ProcessEnv): Expansion {
+/**
+ * Carapace's own model credentials: a repository's `.mcp.json` never needs them, and a `${VAR}` of
+ * one would hand the person's key to the server (or, in a URL or header, to any address).
+ */
+export const isModelCredential = (name: string): boolean =>
+  /^ANTHROPIC_\w*(KEY|TOKEN)$/.test(name) || name === 'CLAUDE_CODE_OAUTH_TOKEN';
+
+export function expandVars(
+  text: string,
+  env: NodeJS.ProcessEnv,
+  withhold: (name: string) => boolean = () => false,
+): Expansion {
   const missing: string[] = [];
+  const withheld: string[] = [];
   const value = text.replace(REFERENCE, (whole, name: string, fallback: string | undefined) => {
+    if (withhold(name)) {
+      withheld.push(name);
+      return whole;
+    }
     const set = env[name];
     // `:-` takes the default for an empty value too, as the shell's does.
     if (set !== undefined && set !== '') return set;
@@ -22,5 +40,5 @@ export function expandVars(text: string, env: NodeJS.ProcessEnv): Expansion {
     missing.push(name);
     return whole;
   });
-  return { value, missing };
+  return { value, missing, withheld };
 }
