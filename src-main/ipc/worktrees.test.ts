@@ -167,7 +167,6 @@ describe('worktrees IPC', () => {
     await until(
       () =>
         t.api.requests.length >= 5 &&
-        made.value.id !== '' &&
         !t.carapace.services.sessions.list(project.id).some((s) => s.activity !== 'idle'),
     );
     // Inside the worktree: written without asking.
