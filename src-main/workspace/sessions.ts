@@ -312,7 +312,8 @@ export class SessionManager {
     idle: boolean;
   } {
     const s = this.open(sessionId);
-    const projectRoot = this.projectRootOf(sessionId);
+    // A session in a worktree changed files there: that is the folder a rewind may write in.
+    const projectRoot = this.workRootOf(sessionId);
     const idle =
       !s.busy &&
       !s.engine.tasks.list().some((t) => t.status === 'running') &&

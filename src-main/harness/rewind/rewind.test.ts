@@ -163,6 +163,7 @@ describe('rewind', () => {
       secrets: new MemorySecretStore(),
       logger: silentLogger,
       version: '0.0.0-test',
+      homeDir: t.userHome,
     });
     try {
       const projectId = again.services.workspace.open(path.dirname(a)).project.id;
@@ -266,6 +267,51 @@ describe('rewind', () => {
     expect(existsSync(path.join(outside, 'x.sh'))).toBe(false);
     expect(existsSync(path.join(outside, 'y.sh'))).toBe(false);
     expect(existsSync(path.join(outside, 'z.sh'))).toBe(false);
+  });
+
+  it("a sub-agent's edits are in the session's file history: rewinding the message that started it undoes them", async () => {
+    const project = realpathSync(tempDir('carapace-rewind-sub-'));
+    const sub = path.join(project, 'sub.txt');
+    const t = await testCarapace({
+      steps: [
+        {
+          when: { lastUserText: 'delegate' },
+          reply: {
+            content: [
+              toolUse(
+                'Agent',
+                { description: 'write it', prompt: 'edit sub.txt please', subagent_type: 'general-purpose' },
+                'a1',
+              ),
+            ],
+          },
+        },
+        {
+          when: { lastUserText: 'edit sub.txt please' },
+          reply: { content: [toolUse('Write', { file_path: sub, content: 'from sub\n' }, 'sw1')] },
+        },
+        { when: { lastUserText: 'File created successfully' }, reply: { content: [text('sub done')] } },
+        { times: true, reply: { content: [text('Delegated.')] } },
+      ],
+    });
+    const { workspace, sessions } = t.carapace.services;
+    const projectId = workspace.open(project).project.id;
+    const id = workspace.createSession(projectId).id;
+    sessions.setPermissionMode(id, 'acceptEdits');
+    sessions.send(id, 'delegate');
+    await until(
+      () =>
+        sessions.get(id).session.activity === 'idle' &&
+        JSON.stringify(sessions.get(id).transcript).includes('Delegated.'),
+    );
+    expect(readFileSync(sub, 'utf8')).toBe('from sub\n');
+    const call = (channel: string, input: unknown) =>
+      t.carapace.router.dispatch(channel, input, { transport: 'websocket' });
+    const first = userMessageId(t, id, 'delegate');
+    const plan = RewindPlan.parse(value(await call('rewind.plan', { sessionId: id, messageId: first })));
+    expect(plan.files.map((f) => [f.path, f.action, f.changedSince])).toEqual([[sub, 'delete', false]]);
+    value(await call('rewind.run', { sessionId: id, messageId: first, confirmed: false }));
+    expect(existsSync(sub)).toBe(false);
   });
 
   it('fork copies the conversation before a message into a new session under new ids', async () => {
