@@ -105,3 +105,21 @@ test('a file the person changed after the agent is shown in the dialog, and noth
   await expect(log).not.toContainText('Changed it.');
   expect(readFileSync(file, 'utf8')).toBe('alpha\n');
 });
+
+test('Fork from here opens a new tab with the conversation before the message; the original stays', async ({
+  app: page,
+  project,
+}) => {
+  const file = await agentEdits(page, project);
+  const tabs = await page.getByRole('tab').count();
+  const mine = page.getByRole('log', { name: 'Transcript' }).getByRole('article', { name: 'You' });
+  await mine.hover();
+  await mine.getByRole('button', { name: 'Fork from here' }).click();
+  await expect(page.getByRole('tab')).toHaveCount(tabs + 1);
+  await expect(page.getByRole('tab', { selected: true })).toContainText('Fork of');
+  const panel = page.getByRole('tabpanel');
+  await expect(panel.getByRole('textbox', { name: 'Message' })).toHaveValue('change the notes');
+  await expect(panel.getByRole('log', { name: 'Transcript' })).not.toContainText('Changed it.');
+  // Forking changes no file.
+  expect(readFileSync(file, 'utf8')).toBe('beta\n');
+});
