@@ -24,6 +24,23 @@ export function splitArguments(args: string): string[] {
   return out;
 }
 
+/**
+ * The longest prompt a command may expand to: more than a model's whole context window holds. A body
+ * of thousands of `$ARGUMENTS` (a repository's command file) times a pasted argument would otherwise
+ * be built in full, gigabytes of it, before anything could refuse it.
+ */
+export const MAX_COMMAND_PROMPT_CHARS = 1_000_000;
+
+/** A command whose prompt would be longer than MAX_COMMAND_PROMPT_CHARS. */
+export class CommandTooLongError extends Error {
+  constructor(readonly commandName: string) {
+    super(
+      `/${commandName} would send a prompt longer than ${MAX_COMMAND_PROMPT_CHARS.toLocaleString('en-US')} characters (its file repeats the arguments, or they are very long); it was not sent`,
+    );
+    this.name = 'CommandTooLongError';
+  }
+}
+
 const PLACEHOLDER = /\$ARGUMENTS\[(\d{1,3})\]|\$ARGUMENTS|\$(\d{1,2})(?!\d)/g;
 
 /**
@@ -34,15 +51,28 @@ const PLACEHOLDER = /\$ARGUMENTS\[(\d{1,3})\]|\$ARGUMENTS|\$(\d{1,2})(?!\d)/g;
  * any placeholder gets the arguments appended (`ARGUMENTS: …`), as Claude Code does, so they are
  * not lost. Shell-style `!`command`` lines in a body are not run: they reach the model as written.
  */
-export function expandCommand(command: Pick<CustomCommand, 'body'>, args: string): string {
+export function expandCommand(command: Pick<CustomCommand, 'body' | 'name'>, args: string): string {
   const positional = splitArguments(args);
   const seen = { placeholder: false };
-  const text = command.body.replace(PLACEHOLDER, (_all, index: string | undefined, n: string | undefined) => {
-    seen.placeholder = true;
-    if (index !== undefined) return positional[Number(index)] ?? '';
-    if (n !== undefined) return Number(n) === 0 ? '$0' : (positional[Number(n) - 1] ?? '');
-    return args;
-  });
-  if (!seen.placeholder && args !== '') return `${text}\n\nARGUMENTS: ${args}`;
+  // Counted as it goes, so the refusal comes before the string is built.
+  let length = command.body.length;
+  const put = (whole: string, value: string) => {
+    length += value.length - whole.length;
+    if (length > MAX_COMMAND_PROMPT_CHARS) throw new CommandTooLongError(command.name);
+    return value;
+  };
+  const text = command.body.replace(
+    PLACEHOLDER,
+    (all: string, index: string | undefined, n: string | undefined) => {
+      seen.placeholder = true;
+      if (index !== undefined) return put(all, positional[Number(index)] ?? '');
+      if (n !== undefined) return put(all, Number(n) === 0 ? '$0' : (positional[Number(n) - 1] ?? ''));
+      return put(all, args);
+    },
+  );
+  if (!seen.placeholder && args !== '') {
+    put('', `\n\nARGUMENTS: ${args}`);
+    return `${text}\n\nARGUMENTS: ${args}`;
+  }
   return text;
 }

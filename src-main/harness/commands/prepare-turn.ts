@@ -1,6 +1,7 @@
 import { BUILTIN_COMMANDS } from '@shared/ipc/contract/commands';
 import { loadCustomCommands, type CommandFolders } from './load-commands';
-import { resolveSlashPrompt } from './resolve';
+import { CommandTooLongError } from './expand';
+import { resolveSlashPrompt, type SlashPrompt } from './resolve';
 import type { CommandFileProblem, CustomCommand } from './types';
 
 export type PreparedTurn =
@@ -23,7 +24,13 @@ export type PreparedTurn =
 export function prepareTurn(prompt: string, folders: CommandFolders, where: 'print' | 'app'): PreparedTurn {
   if (!prompt.trimStart().startsWith('/')) return { kind: 'send', prompt, command: null, problems: [] };
   const { commands, problems } = loadCustomCommands(folders);
-  const r = resolveSlashPrompt(prompt, commands);
+  let r: SlashPrompt;
+  try {
+    r = resolveSlashPrompt(prompt, commands);
+  } catch (error) {
+    if (error instanceof CommandTooLongError) return { kind: 'error', message: error.message, problems };
+    throw error;
+  }
   switch (r.kind) {
     case 'plain':
       return { kind: 'send', prompt, command: null, problems };
