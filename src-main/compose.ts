@@ -50,6 +50,11 @@ export interface CarapaceOptions {
   openPath?: ((absolutePath: string) => Promise<string>) | null;
   /** Replace the demo model's client (benchmarks use a faster one). */
   demoClient?: ModelClient;
+  /**
+   * The person's home folder (`~/.claude.json`, `~/.claude/`, `~/` in rules); `homedir()` unless
+   * given. Tests give a temporary one, so a developer's own files cannot change their results.
+   */
+  homeDir?: string;
 }
 
 export interface Carapace {
@@ -73,6 +78,7 @@ function retriesFrom(env: NodeJS.ProcessEnv): number | undefined {
  */
 export function createCarapace(options: CarapaceOptions): Carapace {
   const paths = dataPaths(carapaceHome(options.env));
+  const userHome = options.homeDir ?? homedir();
   const hub = new EventHub();
   const settings = new SettingsService(paths.settingsFile, options.env, options.secrets);
   const demo = options.demoClient ?? new DemoModelClient();
@@ -95,7 +101,7 @@ export function createCarapace(options: CarapaceOptions): Carapace {
     carapaceHome: paths.home,
     hub,
     claudeCode: () => {
-      const dirs = claudeCodeDirs(options.env, homedir());
+      const dirs = claudeCodeDirs(options.env, userHome);
       return { available: dirs.length > 0, enabled: claudeCodeEnabled(settings.current, dirs), dirs };
     },
     projectPath: (projectId) => projects.pathOf(projectId),
@@ -121,7 +127,7 @@ export function createCarapace(options: CarapaceOptions): Carapace {
   const mcp = new McpService({
     createManager: createMcpManager,
     projectPath: (projectId) => projects.get(projectId).path,
-    homeDir: homedir(),
+    homeDir: userHome,
     env: options.env,
     locations: permissionLocations,
     onChanged: (view) => hub.emit('mcp.changed', view),
@@ -129,6 +135,7 @@ export function createCarapace(options: CarapaceOptions): Carapace {
     logger: options.logger,
   });
   const sessions = new SessionManager({
+    homeDir: userHome,
     projectDir,
     projects,
     hub,
@@ -147,13 +154,13 @@ export function createCarapace(options: CarapaceOptions): Carapace {
     mcp: (projectId) => mcp.forSession(projectId),
     agentCatalog: (projectRoot, report) =>
       withPluginAgents(
-        createAgentCatalog({ projectRoot, home: homedir(), carapaceHome: paths.home, onProblems: report }),
+        createAgentCatalog({ projectRoot, home: userHome, carapaceHome: paths.home, onProblems: report }),
         () => loadPluginComponents(paths.home),
       ),
     skillCatalog: (projectRoot, report) =>
       createSkillCatalog({
         projectRoot,
-        home: homedir(),
+        home: userHome,
         carapaceHome: paths.home,
         onProblems: report,
         plugins: () => loadPluginComponents(paths.home),
@@ -161,12 +168,15 @@ export function createCarapace(options: CarapaceOptions): Carapace {
   });
   // The terminal panel is the user's own shell: their environment, unsanitised, outside the sandbox.
   const terminals = new TerminalManager(hub, { env: options.env });
-  const workspace = new WorkspaceService(projects, sessions, new TabsStore(projectDir), hub);
+  // A forgotten project's MCP servers end now rather than at shutdown.
+  const workspace = new WorkspaceService(projects, sessions, new TabsStore(projectDir), hub, (id) => {
+    void mcp.closeProject(id);
+  });
   settings.onDidChange((view) => hub.emit('settings.changed', { settings: view }));
   const memory = createMemoryService({
     env: options.env,
     carapaceHome: paths.home,
-    homeDir: homedir(),
+    homeDir: userHome,
     policyFile: managedSettingsFile(options.env),
     projects,
     sessions,
@@ -191,7 +201,7 @@ export function createCarapace(options: CarapaceOptions): Carapace {
   const services: Services = {
     version: options.version,
     platform: process.platform,
-    homeDir: homedir(),
+    homeDir: userHome,
     workspace,
     sessions,
     settings,

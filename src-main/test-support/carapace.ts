@@ -12,6 +12,11 @@ export interface TestCarapace {
   carapace: Carapace;
   api: ScriptedApi;
   home: string;
+  /**
+   * The person's home folder the app was given (`~/.claude.json`, `~/.claude/`): a temporary one, so
+   * the developer's own cannot change a test's result. A restart passes it again as `homeDir`.
+   */
+  userHome: string;
   project: string;
   /** The environment it was created with (a second createCarapace with it is a restart). */
   env: NodeJS.ProcessEnv;
@@ -27,6 +32,7 @@ export async function testCarapace(
 ): Promise<TestCarapace> {
   const api = await startScriptedApi({ scenario });
   const home = tempDir('carapace-home-');
+  const userHome = tempDir('carapace-user-home-');
   const project = tempDir('carapace-project-');
   const env = {
     CARAPACE_HOME: home,
@@ -39,12 +45,13 @@ export async function testCarapace(
     secrets: new MemorySecretStore(),
     logger: silentLogger,
     version: '0.0.0-test',
+    homeDir: userHome,
   });
   onTestFinished(async () => {
     await carapace.shutdown();
     await api.close();
   });
-  return { carapace, api, home, project, env };
+  return { carapace, api, home, userHome, project, env };
 }
 
 /** A stand-in renderer build: an index page and one asset. */

@@ -57,7 +57,7 @@ const toolPrefix = (server: string) => `mcp__${server.replace(/[^A-Za-z0-9_-]/g,
 
 /**
  * One MCP manager per project that asks for one (a session, the MCP page), made on first use and
- * closed at shutdown. The approval and configuration files are looked at again whenever tools or the
+ * closed when the project is forgotten or the app shuts down. The approval and configuration files are looked at again whenever tools or the
  * list are asked for: trust given in the prompt, a server switched on or off, an edited `.mcp.json`
  * make a fresh manager, so a running session gets the change at its next model request.
  */
@@ -269,6 +269,20 @@ export class McpService {
       },
       close: () => Promise.resolve(),
     };
+  }
+
+  /**
+   * Closes one project's servers (the project was forgotten): their processes end now, not at app
+   * shutdown. A session of it still finishing its turn starts them again at its next request.
+   */
+  async closeProject(projectId: string): Promise<void> {
+    const entry = this.entries.get(projectId);
+    if (!entry) return;
+    entry.dispose();
+    this.entries.delete(projectId);
+    await entry.manager.close().catch((error: unknown) => {
+      this.deps.logger.warn(`Closing MCP servers: ${describeError(error)}`);
+    });
   }
 
   /** Closes every project's servers (app shutdown); nothing starts afterwards. */

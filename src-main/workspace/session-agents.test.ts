@@ -123,6 +123,7 @@ describe('a session’s sub-agents in the workspace', () => {
       secrets: new MemorySecretStore(),
       logger: silentLogger,
       version: 't',
+      homeDir: t.userHome,
     });
     again.services.workspace.open(t.project);
     const [back] = again.services.sessions.agents(session.id);
@@ -253,6 +254,7 @@ describe('a session folder with hostile sub-agent transcripts', () => {
       secrets: new MemorySecretStore(),
       logger: silentLogger,
       version: 't',
+      homeDir: t.userHome,
     });
     onTestFinished(() => again.shutdown());
     again.services.workspace.open(t.project);

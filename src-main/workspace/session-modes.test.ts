@@ -42,6 +42,7 @@ async function world(scenario?: Parameters<typeof testCarapace>[0]): Promise<Wor
         secrets: new MemorySecretStore(),
         logger: silentLogger,
         version: '0.0.0-test',
+        homeDir: t.userHome,
       });
       running.add(c);
       const shutdown = c.shutdown.bind(c);

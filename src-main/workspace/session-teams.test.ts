@@ -167,6 +167,7 @@ describe('a coordinator session in the workspace', () => {
       secrets: new MemorySecretStore(),
       logger: silentLogger,
       version: 't',
+      homeDir: t.userHome,
     });
     try {
       again.services.workspace.open(t.project);

@@ -56,7 +56,7 @@ it('on a full disk, sessions.create fails with a typed error and leaves no trace
   const home = disk.dir;
   const project = tempDir('carapace-project-');
   // The scripted API of a composed test app (closed when the test ends); this test's own apps use it.
-  const { api } = await testCarapace();
+  const { api, userHome } = await testCarapace();
   const running: Carapace[] = [];
   const launch = () => {
     const carapace = createCarapace({
@@ -64,6 +64,7 @@ it('on a full disk, sessions.create fails with a typed error and leaves no trace
       secrets: new MemorySecretStore(),
       logger: silentLogger,
       version: '0.0.0-test',
+      homeDir: userHome,
     });
     running.push(carapace);
     const call = (channel: string, input: unknown) =>

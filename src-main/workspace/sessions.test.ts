@@ -116,6 +116,7 @@ describe('SessionManager', () => {
       secrets: new MemorySecretStore(),
       logger: silentLogger,
       version: 't',
+      homeDir: t.userHome,
     });
     const reopened = again.services.workspace.open(t.project);
     expect(reopened.sessions.map((s) => s.id)).toEqual([session.id]);
@@ -180,6 +181,7 @@ describe('SessionManager', () => {
       secrets: new MemorySecretStore(),
       logger: silentLogger,
       version: 't',
+      homeDir: t.userHome,
     });
     again.services.workspace.open(t.project);
     const { transcript } = again.services.sessions.get(session.id);
@@ -219,6 +221,7 @@ describe('SessionManager', () => {
         secrets: new MemorySecretStore(),
         logger: silentLogger,
         version: 't',
+        homeDir: t.userHome,
       });
 
     const second = reopen();
@@ -387,6 +390,7 @@ describe('session index', () => {
         secrets: new MemorySecretStore(),
         logger: silentLogger,
         version: 't',
+        homeDir: t.userHome,
       });
       const listed = again.services.workspace.open(t.project).sessions;
       const pick = (s: SessionSummary) => [

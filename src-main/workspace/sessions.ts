@@ -40,6 +40,8 @@ import type { TeamMessage, TeamView } from '@shared/domain/team';
 import type { LoadedInstructions } from '../harness/memory/instructions';
 
 export interface SessionManagerDeps {
+  /** The person's home folder (`~/.claude/`, `~/` in rules); `homedir()` unless given (tests). */
+  homeDir?: string | undefined;
   projectDir(projectId: string): string;
   projects: ProjectRegistry;
   hub: EventHub;
@@ -275,7 +277,11 @@ export class SessionManager {
     // refused (the window keeps the text), never sent to the model by mistake.
     const root = this.projectRootOf(sessionId);
     const home = this.deps.permissionLocations(root).home;
-    const turn = prepareTurn(text, { projectRoot: root, home: homedir(), carapaceHome: home }, 'app');
+    const turn = prepareTurn(
+      text,
+      { projectRoot: root, home: this.deps.homeDir ?? homedir(), carapaceHome: home },
+      'app',
+    );
     for (const p of turn.problems)
       session.notify('warning', `Command file ${p.file}: ${p.message}`, 'command_file');
     if (turn.kind === 'error') throw new AppError('INVALID_INPUT', turn.message);
@@ -558,7 +564,7 @@ export class SessionManager {
       locations: () => this.deps.permissionLocations(projectPath),
       permissionMode: () => mode,
       env: this.deps.toolEnv,
-      home: homedir(),
+      home: this.deps.homeDir ?? homedir(),
       onProblem: (problem) => session?.notify('warning', `Hooks: ${problem}`, 'hook_settings'),
     });
     const hookEvents = new SessionHookEvents(hooks, {
@@ -574,7 +580,7 @@ export class SessionManager {
       projectRoot: projectPath,
       transcriptFile: file,
       locations: this.deps.permissionLocations(projectPath),
-      home: homedir(),
+      home: this.deps.homeDir ?? homedir(),
       sandbox: this.deps.sandbox,
       initialMode: meta.permissionMode,
       // A policy that disables bypass after a session entered it takes effect at the next tool call.

@@ -20,6 +20,8 @@ export class WorkspaceService {
     private readonly sessions: SessionManager,
     private readonly tabStore: TabsStore,
     private readonly hub: EventHub,
+    /** Told of each project forgotten (the app closes its MCP servers). */
+    private readonly onForgotten: (projectId: string) => void = () => undefined,
   ) {}
 
   recent(): ProjectInfo[] {
@@ -49,7 +51,11 @@ export class WorkspaceService {
   forget(projectPath: string): ProjectInfo[] {
     const recent = this.projects.forget(projectPath);
     // Forgotten from the list, and no longer watched (its sessions still finish what they are doing).
-    for (const id of this.opened) if (this.projects.pathOf(id) === projectPath) this.opened.delete(id);
+    for (const id of this.opened)
+      if (this.projects.pathOf(id) === projectPath) {
+        this.opened.delete(id);
+        this.onForgotten(id);
+      }
     this.hub.emit('projects.changed', { recent });
     return recent;
   }
