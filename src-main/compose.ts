@@ -11,6 +11,7 @@ import { createAgentCatalog } from './harness/agents/catalog';
 import { createSkillCatalog } from './harness/skills/catalog';
 import { loadPluginComponents } from './harness/plugins/load-plugins';
 import { withPluginAgents } from './harness/plugins/plugin-agents';
+import { pluginMcpServers } from './harness/plugins/plugin-mcp';
 import { SandboxService } from './harness/bash/sandbox';
 import { TrustStore, trustFile } from './harness/permissions/trust';
 import { SessionWorktrees } from './workspace/worktrees/session-worktrees';
@@ -125,7 +126,8 @@ export function createCarapace(options: CarapaceOptions): Carapace {
   });
   // Each project's MCP servers, started when a session or the MCP page first asks for them.
   const mcp = new McpService({
-    createManager: createMcpManager,
+    // Every project's manager also starts the enabled plugins' servers (scope plugin).
+    createManager: (o) => createMcpManager({ ...o, plugins: () => pluginMcpServers(paths.home, o.env) }),
     projectPath: (projectId) => projects.get(projectId).path,
     homeDir: userHome,
     env: options.env,

@@ -17,6 +17,7 @@ import { createAgentCatalog } from '../harness/agents/catalog';
 import { createSkillCatalog } from '../harness/skills/catalog';
 import { loadPluginComponents } from '../harness/plugins/load-plugins';
 import { withPluginAgents } from '../harness/plugins/plugin-agents';
+import { pluginMcpServers } from '../harness/plugins/plugin-mcp';
 import { SandboxService } from '../harness/bash/sandbox';
 import { sanitizeEnv } from '../platform/env';
 import { carapaceHome, dataPaths, managedSettingsFile, projectSlug } from '../platform/paths';
@@ -246,6 +247,8 @@ export async function runPrint(o: PrintOptions, io: PrintIo): Promise<number> {
         disabledServer: (name, scope) => scope === 'project' && mcpApproval.disabled(name),
         cliConfigs: o.mcpConfigs,
         strict: o.strictMcpConfig,
+        // The enabled plugins' servers (scope plugin, mcp__plugin_<plugin>_<server>__<tool>).
+        plugins: () => pluginMcpServers(paths.home, io.env),
         onProblem: (m) => io.stderr.write(`carapace: ${m}\n`),
       });
   const runtime = createRuntime({

@@ -1,4 +1,4 @@
-import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -7,7 +7,7 @@ import { scenarioResponder } from '../devtools/scripted-api/responder';
 import { parseScenario, type ScenarioInput } from '../devtools/scripted-api/scenario';
 import { startScriptedApi } from '../devtools/scripted-api/server';
 import { installPlugin, setPluginEnabled } from '../harness/plugins/registry';
-import { text } from '../test-support/engine';
+import { text, toolUse } from '../test-support/engine';
 import { tempDir } from '../test-support/temp';
 import { parsePrintArgs } from './print-args';
 import { runPrint } from './print-command';
@@ -34,7 +34,7 @@ async function setup(steps: ScenarioInput['steps'] = []) {
     ANTHROPIC_API_KEY: 'test',
     ANTHROPIC_BASE_URL: api.url,
   };
-  const run = async (prompt: string) => {
+  const run = async (prompt: string, extra: string[] = []) => {
     const stdout = new PassThrough();
     const stderr = new PassThrough();
     let out = '';
@@ -42,7 +42,7 @@ async function setup(steps: ScenarioInput['steps'] = []) {
     stdout.on('data', (c: Buffer) => (out += c.toString()));
     stderr.on('data', (c: Buffer) => (err += c.toString()));
     const code = await runPrint(
-      parsePrintArgs(['-p', prompt, '--model', 'claude-sonnet-4-5', '--output-format', 'json']),
+      parsePrintArgs(['-p', prompt, ...extra, '--model', 'claude-sonnet-4-5', '--output-format', 'json']),
       { stdout, stderr, stdin: process.stdin, env, cwd: project },
     );
     return { code, out, stderr: err };
@@ -82,6 +82,8 @@ function toolsPlugin(): string {
   );
   return root;
 }
+
+const DEMO_SERVER = path.resolve(__dirname, '../harness/mcp/fixtures/demo-server.mjs');
 
 const body = (r: RecordedRequest | undefined) => JSON.stringify(r?.body ?? null);
 const skillTool = (r: RecordedRequest | undefined) =>
@@ -127,5 +129,40 @@ describe('carapace -p with plugins', () => {
     expect(r.stderr).toContain('Plugin "tools" not loaded:');
     expect(r.stderr).toContain('plugin.json is not valid JSON');
     expect(body(s.api.requests[0])).not.toContain('PLUGIN-HOOK-CONTEXT');
+  });
+
+  it('starts an enabled plugin’s MCP server (${CLAUDE_PLUGIN_ROOT} filled in) and the model calls mcp__plugin_tools_echo__echo', async () => {
+    const s = await setup([
+      {
+        when: { lastUserText: 'echo it' },
+        reply: {
+          content: [toolUse('mcp__plugin_tools_echo__echo', { text: 'from the plugin' })],
+          stop_reason: 'tool_use',
+        },
+      },
+    ]);
+    const root = toolsPlugin();
+    put(
+      path.join(root, '.mcp.json'),
+      JSON.stringify({
+        mcpServers: {
+          echo: {
+            command: 'node',
+            args: [DEMO_SERVER],
+            env: { DEMO_CALLS: '${CLAUDE_PLUGIN_ROOT}/calls.jsonl' },
+          },
+        },
+      }),
+    );
+    installPlugin(s.home, root);
+    const r = await s.run('echo it', ['--allowedTools', 'mcp__plugin_tools_echo']);
+    expect(r.code).toBe(0);
+    expect(body(s.api.requests[1])).toContain('echo: from the plugin');
+    expect(readFileSync(path.join(root, 'calls.jsonl'), 'utf8')).toContain('"text":"from the plugin"');
+
+    setPluginEnabled(s.home, 'tools', false);
+    const before = s.api.requests.length;
+    await s.run('hello there');
+    expect(body(s.api.requests[before])).not.toContain('mcp__plugin_tools_echo__echo');
   });
 });

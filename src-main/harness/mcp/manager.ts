@@ -40,7 +40,12 @@ export function startTimeoutMs(env: NodeJS.ProcessEnv): number {
  * parallel (each within MCP_TIMEOUT; one failing or hanging never holds up the others or the session),
  * and offers their tools as `mcp__<server>__<tool>`.
  */
-export function createMcpManager(o: McpManagerOptions): McpManager {
+export function createMcpManager(
+  o: McpManagerOptions & {
+    /** The enabled plugins' servers (scope plugin; plugins/plugin-mcp.ts), below every other source. */
+    plugins?: () => { servers: ServerEntry[]; problems: string[] };
+  },
+): McpManager {
   const timeoutMs = o.timeoutMs ?? startTimeoutMs(o.env);
   const outputLimit = mcpOutputLimit(o.env);
   const callTimeout = toolTimeoutMs(o.env);
@@ -82,6 +87,13 @@ export function createMcpManager(o: McpManagerOptions): McpManager {
       ...(o.cliConfigs ? { cliConfigs: o.cliConfigs } : {}),
       ...(o.strict !== undefined ? { strict: o.strict } : {}),
     });
+    if (o.plugins && o.strict !== true) {
+      // A plugin's server never replaces one the person or the project configured by that name.
+      const fromPlugins = o.plugins();
+      loaded.problems.push(...fromPlugins.problems);
+      const taken = new Set(loaded.servers.map((s) => s.name));
+      loaded.servers.push(...fromPlugins.servers.filter((s) => !taken.has(s.name)));
+    }
     for (const p of loaded.problems) o.onProblem?.(p);
     const prefixes = new Map<string, string>();
     for (const entry of loaded.servers) {
