@@ -87,14 +87,17 @@ function CloseDialog({ sessionId, onClose }: { sessionId: string; onClose: () =>
 export function CloseWorktreeDialog() {
   const closing = useWorktrees((s) => s.closing);
   const open = useStore((s) => s.tabs.open);
-  const before = useRef<readonly string[]>(open);
+  const projectId = useStore((s) => s.project?.id ?? null);
+  const before = useRef<{ projectId: string | null; open: readonly string[] }>({ projectId, open });
   useEffect(() => {
-    const gone = before.current.filter((id) => !open.includes(id));
-    before.current = open;
+    // Another project's tabs replacing these is no tab being closed.
+    const gone =
+      before.current.projectId === projectId ? before.current.open.filter((id) => !open.includes(id)) : [];
+    before.current = { projectId, open };
     const sessions = useStore.getState().sessions;
     const closed = gone.find((id) => sessions[id]?.worktree && !sessions[id].background);
     if (closed !== undefined) useWorktrees.setState({ closing: closed });
-  }, [open]);
+  }, [open, projectId]);
   if (closing === null) return null;
   return (
     <CloseDialog key={closing} sessionId={closing} onClose={() => useWorktrees.setState({ closing: null })} />
