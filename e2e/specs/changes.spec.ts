@@ -109,27 +109,36 @@ test('a line comment in the Changes view reaches the model’s next request with
   // Side by side keeps the comment under its line.
   await view.getByRole('button', { name: 'Side by side' }).click();
   await expect(diff.getByRole('note', { name: 'Comment on src/app.ts:5' })).toBeVisible();
+  await diff.getByRole('button', { name: 'Comment on removed line 5' }).click();
+  await diff
+    .getByRole('textbox', { name: 'Comment on src/app.ts removed line 5' })
+    .fill('The old name is exported.');
+  await diff.getByRole('button', { name: 'Add comment' }).click();
+  await expect(diff.getByRole('note')).toHaveCount(2);
   await page.setViewportSize({ width: 1400, height: 900 });
   await page.screenshot({ path: docsScreenshot(testInfo, 'changes-1400x900.png') });
   await view.getByRole('button', { name: 'Unified' }).click();
   await page.setViewportSize({ width: 900, height: 600 });
-  await expect(view.getByRole('button', { name: 'Send 1 comment' })).toBeVisible();
+  await expect(view.getByRole('button', { name: 'Send 2 comments' })).toBeVisible();
   await page.screenshot({ path: docsScreenshot(testInfo, 'changes-900x600.png') });
 
   // A comment survives closing the view and opening it again (kept per session until sent).
   await page.keyboard.press('Control+Shift+G');
   await expect(view).toBeHidden();
   await page.keyboard.press('Control+Shift+G');
-  await expect(view.getByRole('button', { name: 'Send 1 comment' })).toBeEnabled();
+  await expect(view.getByRole('button', { name: 'Send 2 comments' })).toBeEnabled();
 
   const before = api.requests.length;
-  await view.getByRole('button', { name: 'Send 1 comment' }).click();
+  await view.getByRole('button', { name: 'Send 2 comments' }).click();
   await expect(page.getByRole('log', { name: 'Transcript' })).toContainText('I will rename it back.');
   const next = api.requests[before];
   const sent = JSON.stringify(next?.body.messages?.at(-1));
   expect(sent).toContain('src/app.ts:5');
   expect(sent).toContain('export const fiveValue = 5;');
   expect(sent).toContain('Keep the short name v5, callers use it.');
+  expect(sent).toContain('src/app.ts:5 (removed line)');
+  expect(sent).toContain('export const v5 = 5;');
+  expect(sent).toContain('The old name is exported.');
   // Sent: the view closed and the comments are gone.
   await expect(view).toBeHidden();
   await openChanges(page);

@@ -53,7 +53,8 @@ export function DiffPane({ sessionId, diff, onStageHunk, onDiscardHunk }: PanePr
     overscan: 30,
   });
 
-  const lineCell = (l: DiffLine | null, side: 'old' | 'new' | 'both') => {
+  // `commentable` false: the left copy of a context line side by side (its comment goes on the right one).
+  const lineCell = (l: DiffLine | null, side: 'old' | 'new' | 'both', commentable = true) => {
     if (!l) return <div className="cv-cell cv-empty" />;
     const ref = refOf(l);
     const numbers =
@@ -67,15 +68,19 @@ export function DiffPane({ sessionId, diff, onStageHunk, onDiscardHunk }: PanePr
       );
     return (
       <div className={`cv-cell cv-${l.kind}`}>
-        <button
-          type="button"
-          className="cv-gutter"
-          aria-label={`Comment on ${ref.side === 'old' ? 'removed ' : ''}line ${ref.line}`}
-          title="Comment on this line"
-          onClick={() => setEditing(ref)}
-        >
-          {numbers}
-        </button>
+        {commentable ? (
+          <button
+            type="button"
+            className="cv-gutter"
+            aria-label={`Comment on ${ref.side === 'old' ? 'removed ' : ''}line ${ref.line}`}
+            title="Comment on this line"
+            onClick={() => setEditing(ref)}
+          >
+            {numbers}
+          </button>
+        ) : (
+          <span className="cv-gutter">{numbers}</span>
+        )}
         <span className="cv-op" aria-hidden="true">
           {OP[l.kind]}
         </span>
@@ -128,7 +133,7 @@ export function DiffPane({ sessionId, diff, onStageHunk, onDiscardHunk }: PanePr
       case 'pair':
         return (
           <div className="cv-pair">
-            {lineCell(r.left && r.left.kind !== 'add' ? r.left : null, 'old')}
+            {lineCell(r.left, 'old', r.left?.kind === 'del')}
             {lineCell(r.right, 'new')}
           </div>
         );
