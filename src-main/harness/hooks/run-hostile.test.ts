@@ -31,6 +31,18 @@ describe('hostile hooks end and stay bounded', () => {
     expect(r.stdout).toBe('started\n');
   }, 30_000);
 
+  it('a command hook printing 100 MB keeps only the start of it, with the rest counted', async () => {
+    const dir = tempDir('hook-flood-');
+    const r = await runCommandHook(
+      { type: 'command', command: "head -c 100000000 /dev/zero | tr '\\0' a" },
+      { hook_event_name: 'Stop' },
+      { cwd: dir, env, projectDir: dir, timeoutMs: 60_000 },
+    );
+    expect(r.status).toBe('ok');
+    expect(r.stdout.length).toBeLessThan(11_000);
+    expect(r.stdout).toMatch(/hook output cut: 99,?990,?000 more characters/);
+  }, 60_000);
+
   it('an http hook whose server streams forever is read up to a cap, then cut, long before its timeout', async () => {
     const server = createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
