@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { FIXED_OVERRIDES, gitEnv } from '../context/git-status';
 import type { TranscriptLine } from '../session/transcript-file';
 import type { FileSnapshot } from '../tools/file-history';
 import { hashContent } from '../tools/read-file-state';
@@ -19,8 +20,12 @@ const HASH = /^[0-9a-f]{64}$/;
  */
 export function headOf(root: string): string | null {
   try {
-    const out = execFileSync('git', ['rev-parse', '--verify', '--quiet', 'HEAD'], {
+    // The hardened environment of the git snapshot (context/git-status.ts): no `git` found through
+    // a relative PATH entry in the project, no system config, nothing that asks or runs a hook.
+    const config = FIXED_OVERRIDES.flatMap((c) => ['-c', c]);
+    const out = execFileSync('git', [...config, 'rev-parse', '--verify', '--quiet', 'HEAD'], {
       cwd: root,
+      env: gitEnv(),
       timeout: 2000,
       stdio: ['ignore', 'pipe', 'ignore'],
       encoding: 'utf8',

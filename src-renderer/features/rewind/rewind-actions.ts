@@ -1,10 +1,10 @@
+import { useEffect } from 'react';
 import { create } from 'zustand';
 import { IpcRequestError } from '@shared/domain/errors';
 import type { RewindPlan } from '@shared/ipc/contract/rewind';
 import { getClient } from '../../ipc/client';
 import { openSession } from '../../ipc/actions';
 import { showToast, useStore } from '../../stores/store';
-import { setDraft } from '../sessions/drafts';
 
 /** The rewind being looked at: its plan once the main process answered, or why it could not. */
 export interface RewindState {
@@ -12,6 +12,11 @@ export interface RewindState {
   plan: RewindPlan | null;
   error: string | null;
   running: boolean;
+  /**
+   * A rewound or forked message's text, waiting for its session's message box to take it (the box
+   * belongs to the sessions feature, which imports this one, not the other way round).
+   */
+  restored: { sessionId: string; text: string } | null;
 }
 
 export const useRewind = create<RewindState>()(() => ({
@@ -19,7 +24,18 @@ export const useRewind = create<RewindState>()(() => ({
   plan: null,
   error: null,
   running: false,
+  restored: null,
 }));
+
+/** For a session's message box: puts a rewound or forked message's text into it, once. */
+export function useRestoredDraft(sessionId: string, setDraft: (text: string) => void): void {
+  const restored = useRewind((s) => (s.restored?.sessionId === sessionId ? s.restored.text : null));
+  useEffect(() => {
+    if (restored === null) return;
+    setDraft(restored);
+    useRewind.setState({ restored: null });
+  }, [restored, setDraft]);
+}
 
 const messageOf = (error: unknown) =>
   error instanceof IpcRequestError || error instanceof Error ? error.message : String(error);
@@ -53,7 +69,7 @@ export async function runRewind(): Promise<void> {
     store.setTranscript(target.sessionId, target.sessionId, out.transcript);
     store.setSession(out.session);
     // The message goes back into the box, to change and send again.
-    setDraft(target.sessionId, out.draft);
+    useRewind.setState({ restored: { sessionId: target.sessionId, text: out.draft } });
     store.requestComposerFocus(target.sessionId);
     closeRewind();
     if (out.skipped.length > 0)
@@ -73,7 +89,7 @@ export async function runRewind(): Promise<void> {
 export async function forkFrom(sessionId: string, messageId: string): Promise<void> {
   try {
     const out = await getClient().invoke('rewind.fork', { sessionId, messageId });
-    setDraft(out.session.id, out.draft);
+    useRewind.setState({ restored: { sessionId: out.session.id, text: out.draft } });
     await openSession(out.session.id);
   } catch (error) {
     showToast(`Forking the session: ${messageOf(error)}`);

@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef } from 'react';
+import { useCallback, useLayoutEffect, useRef } from 'react';
 import { isWorking } from '@shared/domain/session';
 import { requestNotificationPermission } from '../notifications/notify';
 import { sendMessage, stopSession } from '../../ipc/actions';
@@ -6,6 +6,7 @@ import { useStore } from '../../stores/store';
 import { setDraft, useDrafts } from './drafts';
 import { useSlashCommands } from '../commands/useSlashCommands';
 import { ArchiveDialog } from './ArchiveDialog';
+import { useRestoredDraft } from '../rewind/rewind-actions';
 
 /**
  * The message box: Enter sends, Shift+Enter is a new line (Esc stops a running reply: a window-wide
@@ -27,6 +28,11 @@ export function Composer({ sessionId }: { sessionId: string }) {
     }
     useStore.getState().requestComposerFocus(null);
   }, [takeFocus]);
+  // A rewound or forked message comes back into the box (features/rewind).
+  useRestoredDraft(
+    sessionId,
+    useCallback((text: string) => setDraft(sessionId, text), [sessionId]),
+  );
   // `/` commands: the autocomplete over the box, and the built-ins run here instead of being sent.
   const slash = useSlashCommands({
     sessionId,
