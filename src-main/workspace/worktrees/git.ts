@@ -25,6 +25,7 @@ const BASE_OVERRIDES = [
   'core.sshCommand=ssh',
   'protocol.ext.allow=never',
   'merge.renormalize=false',
+  'submodule.recurse=false',
   'commit.gpgSign=false',
   'tag.gpgSign=false',
 ];

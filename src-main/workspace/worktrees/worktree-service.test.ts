@@ -121,7 +121,12 @@ describe('WorktreeService', () => {
     sh(repo, 'config', 'branch.main.remote', 'origin');
     sh(repo, 'config', 'remote.origin.uploadpack', `touch ${marker}; git-upload-pack`);
     const e = await refusal(svc.create(repo, { base: 'main', name: 'evil', fetch: true }));
-    expect(e.message).toContain('upload-pack');
+    expect(e.message).toContain('remote.origin.uploadpack');
+    expect(existsSync(marker)).toBe(false);
+    sh(repo, 'config', '--unset', 'remote.origin.uploadpack');
+    sh(repo, 'config', 'credential.helper', `!touch ${marker}`);
+    const helper = await refusal(svc.create(repo, { base: 'main', name: 'evil2', fetch: true }));
+    expect(helper.message).toContain('credential.helper');
     expect(existsSync(marker)).toBe(false);
   });
 

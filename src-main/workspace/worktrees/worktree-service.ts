@@ -146,10 +146,22 @@ export class WorktreeService {
     const remote = await git(top, ['config', '--get', `branch.${base}.remote`]);
     if (remote.code !== 0) throw new GitError(`The branch ${base} has no remote to fetch from`);
     const name = remote.stdout.trim();
-    // A remote's upload-pack is a command git runs: a repository must not choose it.
-    const packs = await git(top, ['config', '--get-regexp', '^remote\\..*\\.(uploadpack|receivepack)$']);
-    if (packs.code === 0 && packs.stdout.trim() !== '')
-      throw new GitError('This repository sets a remote upload-pack command; fetch it yourself');
+    // Settings that make a fetch run a program (a remote's upload-pack, a credential helper, a proxy
+    // command) or send it elsewhere: a repository must not choose them; the person's own may.
+    const risky = await git(top, [
+      'config',
+      '--show-scope',
+      '--null',
+      '--name-only',
+      '--get-regexp',
+      '^(remote\\..*\\.(uploadpack|receivepack)|credential\\..*|core\\.gitproxy|url\\..*\\.insteadof)$',
+    ]);
+    const parts = risky.stdout.split('\0');
+    for (let i = 0; i + 1 < parts.length; i += 2)
+      if (parts[i] === 'local' || parts[i] === 'worktree')
+        throw new GitError(
+          `This repository sets ${parts[i + 1] ?? 'a fetch setting'}, which would run a program or redirect the fetch; fetch it yourself`,
+        );
     if (name === '.' || !/^[A-Za-z0-9._-]+$/.test(name))
       throw new GitError(`The remote "${name}" cannot be fetched here`);
     await gitOk(top, ['fetch', '--no-tags', '--no-recurse-submodules', '--', name], `Fetching ${name}`);
