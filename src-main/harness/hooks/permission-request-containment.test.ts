@@ -148,6 +148,26 @@ describe('a PermissionRequest hook cannot approve past the project containment',
     expect(bash.behavior).toBe('deny');
   });
 
+  it("-p: nor a git command that rewrites git's own configuration (it names programs git runs later)", async () => {
+    for (const command of [
+      'git config core.fsmonitor "touch pwned"',
+      'git config --global alias.st "!sh -c evil"',
+      'git config --file .git/config core.hooksPath /tmp/h',
+      'git -C . config core.pager evil',
+      'git remote add origin "ext::sh -c evil"',
+      'git submodule add https://example.com/x.git x',
+    ]) {
+      const { gate, ctx, log } = setup(false);
+      const r = await gate.check(tool('Bash'), { command }, ctx);
+      expect(r.behavior, command).toBe('deny');
+      expect(log.at(-1)?.reason, command).toMatch(/no hook may approve this/);
+    }
+    // An ordinary git command that needs approval is still the hook's to answer.
+    const { gate, ctx } = setup(false);
+    const commit = await gate.check(tool('Bash'), { command: 'git commit -m x' }, ctx);
+    expect(commit.behavior).toBe('allow');
+  });
+
   it('in the app the person is still asked for .mcp.json, and refuses; the hook does not win the race', async () => {
     const { gate, ctx, asked, log } = setup(true);
     const r = await gate.check(

@@ -115,6 +115,13 @@ describe('PreToolUse permissionDecision against the rules', () => {
     }
   });
 
+  it('a PreToolUse allow does not approve `git config core.fsmonitor …` (it writes .git/config without naming it)', async () => {
+    const { gate, ctx, asked } = setup(allow());
+    const d = await gate.check(tool('Bash'), { command: 'git -c x=y config core.fsmonitor "sh evil"' }, ctx);
+    expect(d.behavior).toBe('deny');
+    expect(asked[0]?.reason).toMatch(/no hook may approve this: git config changes git's configuration/);
+  });
+
   it('allow does not override a deny rule, an ask rule, or plan mode', async () => {
     const denied = setup(allow(), 'default', { permissions: { deny: ['Bash(touch *)'] } });
     const d = await denied.gate.check(tool('Bash'), { command: 'touch a.txt' }, denied.ctx);

@@ -56,6 +56,32 @@ function guardedWrite(p: string, tc: ToolUseContext, carapaceHome: string | null
 
 const RM = new Set(['rm', 'rmdir', 'unlink', 'shred']);
 
+/** git's options before the subcommand that take the next word as their value. */
+const GIT_VALUE_OPTIONS = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--config-env']);
+/**
+ * git subcommands that write git's own configuration (`.git/config`, `~/.gitconfig`, `.gitmodules`):
+ * `core.fsmonitor`, `core.hooksPath`, an alias, a remote's `ext::` URL name programs git runs later,
+ * outside any sandbox. The file is protected; a command that writes it without naming it is too.
+ */
+const GIT_CONFIG_WRITERS = new Set(['config', 'remote', 'submodule']);
+
+/** Why no hook may approve this git command, or null. Read-only forms never reach here (they do not ask). */
+function gitConfigWrite(args: readonly (string | null)[]): string | null {
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i];
+    if (w === null || w === undefined) return 'a git subcommand named at run time';
+    if (GIT_VALUE_OPTIONS.has(w)) {
+      i++;
+      continue;
+    }
+    if (w.startsWith('-')) continue;
+    return GIT_CONFIG_WRITERS.has(w)
+      ? `git ${w} changes git's configuration, which names programs git runs`
+      : null;
+  }
+  return null;
+}
+
 /**
  * Why the engine's "ask" for this call is one a hook cannot answer (containment), or null when the
  * ask is only the ordinary "this needs approval" a hook's allow may skip.
@@ -82,6 +108,10 @@ export function containmentReason(
       }
       const [name, ...args] = c.core;
       if (name === null || name === undefined) return 'a command named at run time';
+      if (path.basename(name) === 'git') {
+        const git = gitConfigWrite(args);
+        if (git) return git;
+      }
       const isRm = RM.has(path.basename(name));
       for (const w of args) {
         if (w === null) {
