@@ -18,17 +18,27 @@ export function OpenProjectDialog() {
   const [listing, setListing] = useState<DirectoryListing | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const close = () => useStore.setState({ dialog: null });
+  // A listing answers later than it is asked for: only the latest one shows, and it never replaces a
+  // path typed meanwhile (typing fast after the dialog opened, the home folder's listing used to
+  // arrive after the typed path and overwrite it, so Open opened the home folder instead).
+  const asked = useRef(0);
+  const typed = useRef(0);
 
   const browse = useCallback((dir: string | undefined) => {
+    const ask = ++asked.current;
+    const typedBefore = typed.current;
     getClient()
       .invoke('fs.listDirectory', dir ? { path: dir } : {})
       .then(
         (result) => {
+          if (ask !== asked.current) return;
           setListing(result);
-          setPath(result.path);
+          if (typed.current === typedBefore) setPath(result.path);
           setProblem(null);
         },
-        (error: unknown) => setProblem((error as Error).message),
+        (error: unknown) => {
+          if (ask === asked.current) setProblem((error as Error).message);
+        },
       );
   }, []);
 
@@ -58,7 +68,10 @@ export function OpenProjectDialog() {
           Folder path
           <input
             value={path}
-            onChange={(e) => setPath(e.target.value)}
+            onChange={(e) => {
+              typed.current++;
+              setPath(e.target.value);
+            }}
             spellCheck={false}
             autoComplete="off"
           />
