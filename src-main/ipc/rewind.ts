@@ -32,14 +32,19 @@ export function rewindHandlers(s: Services): Pick<HandlerMap, RewindChannels> {
       const t = target(sessionId);
       return planRewind(t.lines(), messageId, t.ctx);
     },
-    'rewind.run': ({ sessionId, messageId, confirmed }) => {
+    'rewind.run': ({ sessionId, messageId, confirmed, seen }) => {
       const t = target(sessionId);
       if (!t.idle) throw new AppError('CONFLICT', 'This session is still working; stop it before rewinding.');
       // Planned again here, from the file and the disk as they are now: never from what the window sent.
       const plan = planRewind(t.lines(), messageId, t.ctx);
       const message = t.session.engine.items.find((i) => i.id === messageId);
       const draft = message?.kind === 'message' ? textOf(message) : '';
-      const result = executeRewind(plan, { ...t.ctx, confirmed, cut: (line) => t.session.engine.cut(line) });
+      const result = executeRewind(plan, {
+        ...t.ctx,
+        confirmed,
+        seen,
+        cut: (line) => t.session.engine.cut(line),
+      });
       const session = s.sessions.rewound(sessionId);
       return {
         restored: result.restored,

@@ -52,13 +52,31 @@ function writeAtomic(file: string, content: string): void {
  */
 export function executeRewind(
   plan: RewindPlan,
-  ctx: PlanContext & { confirmed: boolean; cut: (line: Extract<TranscriptLine, { type: 'cut' }>) => void },
+  ctx: PlanContext & {
+    confirmed: boolean;
+    /**
+     * What the person was shown when they confirmed: the files marked (changed since, or left
+     * alone) and whether HEAD had moved. Anything marked now that was not then is refused, so a
+     * change made while the dialog was open is never overwritten unseen.
+     */
+    seen?: { flagged: readonly string[]; headMoved: boolean } | undefined;
+    cut: (line: Extract<TranscriptLine, { type: 'cut' }>) => void;
+  },
 ): RewindResult {
   if (plan.needsConfirmation && !ctx.confirmed)
     throw new AppError(
       'CONFLICT',
       'Rewinding would lose changes made since (or skip files, or HEAD moved): confirm to go ahead.',
     );
+  if (ctx.seen) {
+    const shown = new Set(ctx.seen.flagged);
+    const unseen = plan.files.filter((f) => (f.changedSince || f.refused !== null) && !shown.has(f.path));
+    if (unseen.length > 0 || (plan.headMoved !== null && !ctx.seen.headMoved))
+      throw new AppError(
+        'CONFLICT',
+        `Something changed since the rewind was shown (${unseen.map((f) => f.display).join(', ') || 'HEAD moved'}); nothing was written. Look again and confirm.`,
+      );
+  }
   const result: RewindResult = { restored: [], deleted: [], skipped: [], replacedKept: {} };
   for (const file of plan.files) {
     const refused = file.refused ?? refusalFor(file.path, ctx);

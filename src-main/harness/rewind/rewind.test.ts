@@ -206,9 +206,27 @@ describe('rewind', () => {
     expect(readFileSync(t.carapace.services.sessions.rewindable(id).session.file, 'utf8')).toBe(linesBefore);
     expect(userTexts(t, id)).toEqual(['first', 'second', 'third']);
 
+    // Confirmed for what another dialog showed (nothing marked): refused too, nothing written.
+    const stale = await call('rewind.run', {
+      sessionId: id,
+      messageId: first,
+      confirmed: true,
+      seen: { flagged: [], headMoved: true },
+    });
+    expect(stale).toMatchObject({ ok: false, error: { code: 'CONFLICT' } });
+    expect(readFileSync(a, 'utf8')).toBe('mine\n');
+    expect(existsSync(created)).toBe(true);
+
     // Confirmed: files back, and the person's replaced content is kept in the session folder.
     const out = RewindOutcome.parse(
-      value(await call('rewind.run', { sessionId: id, messageId: first, confirmed: true })),
+      value(
+        await call('rewind.run', {
+          sessionId: id,
+          messageId: first,
+          confirmed: true,
+          seen: { flagged: [a], headMoved: true },
+        }),
+      ),
     );
     expect(readFileSync(a, 'utf8')).toBe('one\n');
     expect(existsSync(created)).toBe(false);

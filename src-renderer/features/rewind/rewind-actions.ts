@@ -64,7 +64,14 @@ export async function runRewind(): Promise<void> {
   if (!target || !plan) return;
   useRewind.setState({ running: true, error: null });
   try {
-    const out = await getClient().invoke('rewind.run', { ...target, confirmed: plan.needsConfirmation });
+    const out = await getClient().invoke('rewind.run', {
+      ...target,
+      confirmed: plan.needsConfirmation,
+      seen: {
+        flagged: plan.files.filter((f) => f.changedSince || f.refused !== null).map((f) => f.path),
+        headMoved: plan.headMoved !== null,
+      },
+    });
     const store = useStore.getState();
     store.setTranscript(target.sessionId, target.sessionId, out.transcript);
     store.setSession(out.session);

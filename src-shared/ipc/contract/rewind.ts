@@ -53,7 +53,16 @@ export type ForkOutcome = z.infer<typeof ForkOutcome>;
 
 export const requests = {
   'rewind.plan': channel(MessageRef, RewindPlan),
-  'rewind.run': channel(MessageRef.extend({ confirmed: z.boolean() }), RewindOutcome),
+  /** `seen`: the files the dialog marked and whether it said HEAD moved (anything new is refused). */
+  'rewind.run': channel(
+    MessageRef.extend({
+      confirmed: z.boolean(),
+      seen: z
+        .strictObject({ flagged: z.array(z.string().max(4096)).max(10_000), headMoved: z.boolean() })
+        .optional(),
+    }),
+    RewindOutcome,
+  ),
   /** A new session holding the conversation before the message (new ids), opened in a new tab. */
   'rewind.fork': channel(MessageRef, ForkOutcome),
 } as const;
