@@ -156,6 +156,10 @@ describe('a PermissionRequest hook cannot approve past the project containment',
       'git -C . config core.pager evil',
       'git remote add origin "ext::sh -c evil"',
       'git submodule add https://example.com/x.git x',
+      'pre-commit install',
+      'npx husky init',
+      'git lfs install',
+      'npm config set script-shell ./evil.sh',
     ]) {
       const { gate, ctx, log } = setup(false);
       const r = await gate.check(tool('Bash'), { command }, ctx);

@@ -65,6 +65,29 @@ const GIT_VALUE_OPTIONS = new Set(['-C', '-c', '--git-dir', '--work-tree', '--na
  */
 const GIT_CONFIG_WRITERS = new Set(['config', 'remote', 'submodule']);
 
+/**
+ * Commands that install hooks or write tool configuration without naming the file: `pre-commit
+ * install` writes `.git/hooks/pre-commit`, husky sets `core.hooksPath`, `npm config set` writes
+ * `~/.npmrc`. Matched on the command's name and its first plain words.
+ */
+const CONFIG_INSTALLERS: readonly (readonly string[])[] = [
+  ['pre-commit', 'install'],
+  ['lefthook', 'install'],
+  ['husky'],
+  ['npx', 'husky'],
+  ['git', 'lfs', 'install'],
+  ['git', 'lfs', 'update'],
+  ['npm', 'config', 'set'],
+  ['pnpm', 'config', 'set'],
+  ['yarn', 'config', 'set'],
+];
+
+function installerOf(name: string, args: readonly (string | null)[]): string | null {
+  const words = [path.basename(name), ...args.filter((a): a is string => a !== null && !a.startsWith('-'))];
+  const hit = CONFIG_INSTALLERS.find((seq) => seq.every((w, i) => words[i] === w));
+  return hit ? `${hit.join(' ')} installs hooks or writes tool configuration that runs later` : null;
+}
+
 /** Why no hook may approve this git command, or null. Read-only forms never reach here (they do not ask). */
 function gitConfigWrite(args: readonly (string | null)[]): string | null {
   for (let i = 0; i < args.length; i++) {
@@ -112,6 +135,8 @@ export function containmentReason(
         const git = gitConfigWrite(args);
         if (git) return git;
       }
+      const installer = installerOf(name, args);
+      if (installer) return installer;
       const isRm = RM.has(path.basename(name));
       for (const w of args) {
         if (w === null) {
