@@ -107,6 +107,7 @@ describe('worktrees IPC', () => {
       secrets: new MemorySecretStore(),
       logger: silentLogger,
       version: '0',
+      homeDir: t.userHome,
     });
     onTestFinished(() => again.shutdown());
     const p2 = again.services.workspace.open(t.project).project;
