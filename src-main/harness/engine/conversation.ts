@@ -5,7 +5,7 @@ import { usageLineOf } from '../cost/usage-line-of';
 import type { LoopEvent } from '../loop/types';
 import { closeDanglingToolUses, contextFromLines } from '../session/context-window';
 import { linesAfterCuts } from '../session/cut-lines';
-import type { TranscriptLine, TranscriptWriter } from '../session/transcript-file';
+import { readTranscript, type TranscriptLine, type TranscriptWriter } from '../session/transcript-file';
 
 const now = () => new Date().toISOString();
 
@@ -157,15 +157,16 @@ export class Conversation {
   }
 
   /**
-   * A rewind to `fromItemId`: that item and all after it leave the items and the context here (the
-   * caller appends the `cut` line that makes a reload do the same, cut-lines.ts). False if unknown.
+   * A rewind: the `cut` line's item and all after it leave the items, the line is written, and the
+   * context is replayed from the file as a reload would build it (cut-lines.ts), so that a
+   * compaction made after the message goes too. False, with nothing written, if the item is unknown.
    */
-  cut(fromItemId: string): boolean {
-    const at = this.list.findIndex((i) => i.id === fromItemId);
+  cut(line: Extract<TranscriptLine, { type: 'cut' }>): boolean {
+    const at = this.list.findIndex((i) => i.id === line.fromItemId);
     if (at < 0) return false;
-    const gone = new Set(this.list.slice(at).map((i) => i.id));
+    this.writer.append(line);
     this.list.splice(at);
-    this.window = this.window.filter((m) => !gone.has(m.id));
+    this.window = contextFromLines(readTranscript(this.writer.file).lines);
     return true;
   }
 

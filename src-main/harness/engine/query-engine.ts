@@ -326,9 +326,7 @@ export class QueryEngine {
    */
   cut(line: Extract<TranscriptLine, { type: 'cut' }>): void {
     if (this.running) throw new Error('This session is running a turn; stop it before rewinding.');
-    if (!this.conversation.cut(line.fromItemId))
-      throw new Error('That message is not in this session any more.');
-    this.conversation.appendLine(line);
+    if (!this.conversation.cut(line)) throw new Error('That message is not in this session any more.');
   }
 
   appendLine(line: TranscriptLine): void {
