@@ -1,8 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { docsScreenshot } from '../fixtures/screenshots';
+import { startServe, tempProject } from '../fixtures/serve';
 import { expect, send, test } from '../fixtures/test';
 
 /** The original second line: read results hold it, edit results no longer do. */
@@ -157,4 +159,57 @@ test('two sessions in worktrees edit the same file apart; one merge fast-forward
   expect(existsSync(second[1])).toBe(false);
   expect(git(project, 'branch', '--list', second[0]).trim()).toBe('');
   expect(mainState(project)).toEqual(merged);
+});
+
+test('with the setting worktrees.default on, a new session gets its own worktree; the options can still start a plain one', async ({
+  page,
+  api,
+}) => {
+  const home = mkdtempSync(path.join(tmpdir(), 'carapace-home-'));
+  writeFileSync(path.join(home, 'settings.json'), JSON.stringify({ worktrees: { default: true } }));
+  const project = tempProject();
+  git(project, 'init', '-q', '-b', 'trunk');
+  git(
+    project,
+    '-c',
+    'user.name=E',
+    '-c',
+    'user.email=e@example.com',
+    'commit',
+    '-q',
+    '--allow-empty',
+    '-m',
+    'x',
+  );
+  const serve = await startServe({
+    project,
+    home,
+    env: { ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: 'test-key' },
+  });
+  try {
+    await page.goto(serve.url);
+    await page.getByRole('button', { name: 'New session', exact: true }).click();
+    await expect(page.getByRole('tab')).toHaveCount(1);
+    await expect(
+      page.getByRole('region', { name: /^Worktree carapace\/session-[0-9a-f]{8}$/ }),
+    ).toBeVisible();
+    expect([...worktrees(project).keys()].filter((b) => b.startsWith('carapace/'))).toHaveLength(1);
+    expect(git(project, 'symbolic-ref', '--short', 'HEAD').trim()).toBe('trunk');
+
+    await page.getByRole('button', { name: 'New session with options' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New session' });
+    const own = dialog.getByRole('checkbox', { name: 'Own worktree' });
+    await expect(own).toBeChecked();
+    await expect(dialog.getByRole('combobox', { name: 'Base branch' })).toHaveValue('trunk');
+    await own.uncheck();
+    await dialog.getByRole('button', { name: 'Start session' }).click();
+    await expect(page.getByRole('tab')).toHaveCount(2);
+    const plain = page.getByRole('navigation', { name: 'Sessions' }).locator('> ul');
+    await expect(plain.getByRole('button')).toHaveCount(1);
+    expect([...worktrees(project).keys()].filter((b) => b.startsWith('carapace/'))).toHaveLength(1);
+  } finally {
+    await serve.stop();
+    rmSync(home, { recursive: true, force: true });
+    rmSync(project, { recursive: true, force: true });
+  }
 });

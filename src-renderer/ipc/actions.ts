@@ -210,15 +210,28 @@ export async function revokeTrust(path: string): Promise<TrustedFolder[] | undef
   return attempt('Revoking trust', () => client().invoke('trust.revoke', { path }));
 }
 
-/** A new session; a coordinator session runs a team of workers (its only tools are the team tools). */
-export async function newSession(options: { coordinator?: boolean } = {}): Promise<void> {
+/**
+ * A new session; a coordinator session runs a team of workers (its only tools are the team tools).
+ * With the setting `worktrees.default` on (and `worktree` not false), it gets its own git worktree
+ * from the branch the project is on.
+ */
+export async function newSession(options: { coordinator?: boolean; worktree?: boolean } = {}): Promise<void> {
   const id = projectId();
   if (id === null) return;
+  const info =
+    options.coordinator || options.worktree === false
+      ? null
+      : await client()
+          .invoke('worktrees.info', { projectId: id })
+          .catch(() => null);
+  const base = info?.defaultOn ? info.current : null;
   const session = await attempt(options.coordinator ? 'Creating a team session' : 'Creating a session', () =>
-    client().invoke('sessions.create', {
-      projectId: id,
-      ...(options.coordinator ? { coordinator: true } : {}),
-    }),
+    base !== null
+      ? client().invoke('worktrees.createSession', { projectId: id, base })
+      : client().invoke('sessions.create', {
+          projectId: id,
+          ...(options.coordinator ? { coordinator: true } : {}),
+        }),
   );
   if (!session) return;
   store().setTranscript(session.id, session.id, []);

@@ -28,7 +28,7 @@ function NewSessionDialog({ onClose }: { onClose: () => void }) {
     setError(null);
     try {
       if (ownWorktree) await createWorktreeSession(branch, fetchFirst);
-      else await newSession();
+      else await newSession({ worktree: false });
       onClose();
     } catch (e) {
       setError(errorText(e));
