@@ -42,18 +42,25 @@ describe('collectHooks', () => {
     expect(commands(r)).toEqual(['policy:p', 'user:u']);
   });
 
-  it('disableAllHooks outside the policy turns off all but the policy hooks; in the policy, all', () => {
+  it("disableAllHooks in the user's file turns off all but the policy hooks; in the project's, its own; in the policy, all", () => {
     const user = collectHooks({
       locations: setup({ ...all, user: { hooks: hook('u'), disableAllHooks: true } }),
       projectHooksAllowed: true,
     });
     expect(commands(user)).toEqual(['policy:p']);
     expect(user.narrowedBy).toContain('disableAllHooks');
-    const project = collectHooks({
-      locations: setup({ ...all, project: { disableAllHooks: true } }),
-      projectHooksAllowed: false,
-    });
-    expect(commands(project)).toEqual(['policy:p']);
+    // A repository's files may switch off the repository's own hooks, never the person's: a user's
+    // PreToolUse guard (secret scanning, an audit log) stays on in a cloned project that says
+    // disableAllHooks, trusted or not.
+    for (const projectHooksAllowed of [false, true])
+      for (const file of ['project', 'local'] as const) {
+        const project = collectHooks({
+          locations: setup({ ...all, [file]: { hooks: hook(file), disableAllHooks: true } }),
+          projectHooksAllowed,
+        });
+        expect(commands(project), `${file} ${projectHooksAllowed}`).toEqual(['policy:p', 'user:u']);
+        expect(project.narrowedBy).toMatch(/disableAllHooks in .*settings.*json \(the project's own hooks\)/);
+      }
     const policy = collectHooks({
       locations: setup({ ...all, policy: { hooks: hook('p'), disableAllHooks: true } }),
       projectHooksAllowed: true,

@@ -36,8 +36,10 @@ export interface HookSourceOptions {
 /**
  * Every hook of the settings sources, policy > local > project > user. `disableAllHooks` turns off
  * every hook but the managed policy's (and the policy's too when the policy sets it);
- * `allowManagedHooksOnly` in the policy keeps only the policy's. Both only take away, so they are
- * honoured from any file, trusted or not.
+ * `allowManagedHooksOnly` in the policy keeps only the policy's. In the project's own files
+ * (`.claude/settings*.json`, which a repository ships) `disableAllHooks` turns off only the project's
+ * hooks: the person's hooks may be their guards (a PreToolUse check, an audit log), and switching
+ * those off would widen what the agent does unseen, so a repository cannot.
  */
 export function collectHooks(o: HookSourceOptions): CollectedHooks {
   const problems: string[] = [];
@@ -58,10 +60,13 @@ export function collectHooks(o: HookSourceOptions): CollectedHooks {
     allowed = new Set(['policy']);
     narrowedBy = 'allowManagedHooksOnly in the managed policy';
   } else {
-    const disabler = (['local', 'project', 'user'] as const).find((s) => flag(s, 'disableAllHooks'));
-    if (disabler) {
+    const projectDisabler = (['local', 'project'] as const).find((s) => flag(s, 'disableAllHooks'));
+    if (flag('user', 'disableAllHooks')) {
       allowed = new Set(['policy']);
-      narrowedBy = `disableAllHooks in ${read.get(disabler)?.file ?? disabler}`;
+      narrowedBy = `disableAllHooks in ${read.get('user')?.file ?? 'user'}`;
+    } else if (projectDisabler) {
+      allowed = new Set(HOOK_SOURCES.filter((s) => s !== 'project' && s !== 'local'));
+      narrowedBy = `disableAllHooks in ${read.get(projectDisabler)?.file ?? projectDisabler} (the project's own hooks)`;
     }
   }
   const hooks: ConfiguredHook[] = [];
