@@ -120,8 +120,8 @@ describe('carapace -p with plugins', () => {
 
   it('reports a plugin whose plugin.json was broken after installing, and the run goes on', async () => {
     const s = await setup();
-    const root = toolsPlugin();
-    installPlugin(s.home, root);
+    // Installing copies the folder; the copy is what is read (and here broken).
+    const root = installPlugin(s.home, toolsPlugin()).folder;
     writeFileSync(path.join(root, '.claude-plugin', 'plugin.json'), '{"name": "tools", ');
     const r = await s.run('hello there');
     expect(r.code).toBe(0);
@@ -154,11 +154,11 @@ describe('carapace -p with plugins', () => {
         },
       }),
     );
-    installPlugin(s.home, root);
+    const installed = installPlugin(s.home, root).folder;
     const r = await s.run('echo it', ['--allowedTools', 'mcp__plugin_tools_echo']);
     expect(r.code).toBe(0);
     expect(body(s.api.requests[1])).toContain('echo: from the plugin');
-    expect(readFileSync(path.join(root, 'calls.jsonl'), 'utf8')).toContain('"text":"from the plugin"');
+    expect(readFileSync(path.join(installed, 'calls.jsonl'), 'utf8')).toContain('"text":"from the plugin"');
 
     setPluginEnabled(s.home, 'tools', false);
     const before = s.api.requests.length;

@@ -124,13 +124,13 @@ describe('carapace -p with skills', () => {
       path.join(root, 'skills', 'lint', 'SKILL.md'),
       '---\ndescription: Lints the project.\n---\nPLUGIN-LINT-BODY\n',
     );
-    installPlugin(s.home, root);
+    const installed = installPlugin(s.home, root).folder;
     const r = await s.run('lint it');
     expect(r.result['result']).toBe('Linted.');
     expect(skillTool(s.api.requests[0]!)?.description).toContain('- tools:lint: Lints the project.');
     expect(lastText(s.api.requests[1])).toContain('PLUGIN-LINT-BODY');
     expect(lastText(s.api.requests[1])).toContain(
-      `Base directory for this skill: ${path.join(root, 'skills', 'lint')}`,
+      `Base directory for this skill: ${path.join(installed, 'skills', 'lint')}`,
     );
 
     // Its agent is offered as plugin:agent and runs with the plugin file's prompt and tools; a

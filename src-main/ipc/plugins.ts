@@ -27,6 +27,7 @@ export function pluginsView(carapaceHome: string): PluginsView {
           version: m.version,
           description: m.description,
           folder: p.folder,
+          source: p.source ?? null,
           enabled: p.enabled,
           problem: m.name === p.name ? null : `Its plugin.json now names it "${m.name}"; install it again.`,
         };
@@ -36,6 +37,7 @@ export function pluginsView(carapaceHome: string): PluginsView {
           version: null,
           description: null,
           folder: p.folder,
+          source: p.source ?? null,
           enabled: p.enabled,
           problem: (error as Error).message,
         };

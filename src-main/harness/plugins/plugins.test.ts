@@ -1,4 +1,14 @@
-import { mkdirSync, readFileSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test-support/temp';
@@ -64,16 +74,21 @@ describe('plugin registry', () => {
     const home = tempDir('carapace-plugins-home-');
     const root = plugin('tools');
     const installed = installPlugin(home, root, new Date('2026-12-06T00:00:00Z'));
+    const copy = path.join(home, 'plugins', 'tools');
     expect(installed).toEqual({
       name: 'tools',
-      folder: root,
+      folder: copy,
+      source: realpathSync(root),
       enabled: true,
       installedAt: '2026-12-06T00:00:00.000Z',
     });
     expect(setPluginEnabled(home, 'tools', false).enabled).toBe(false);
     expect(listPlugins(home).plugins).toEqual([{ ...installed, enabled: false }]);
+    // The copy is the plugin now: an edit to the original changes nothing until installed again.
+    expect(readFileSync(path.join(copy, 'skills', 'lint', 'SKILL.md'), 'utf8')).toContain('Run the linter.');
     uninstallPlugin(home, 'tools');
     expect(listPlugins(home)).toEqual({ plugins: [], problem: null });
+    expect(existsSync(copy)).toBe(false);
     expect(readFileSync(path.join(root, '.claude-plugin', 'plugin.json'), 'utf8')).toContain('"tools"');
   });
 
@@ -88,6 +103,24 @@ describe('plugin registry', () => {
     const huge = tempDir('carapace-huge-');
     truncateSync(put(path.join(huge, '.claude-plugin', 'plugin.json'), '{}'), 50 * 1024 * 1024);
     expect(() => installPlugin(home, huge)).toThrow(/is larger than/);
+    // A link out of the folder, a FIFO, too many bytes: refused, and nothing of the copy is left.
+    const linked = plugin('linked');
+    symlinkSync('/etc/passwd', path.join(linked, 'skills', 'passwd'));
+    expect(() => installPlugin(home, linked)).toThrow(
+      /is a link leading outside the plugin \(to \/etc\/passwd\)/,
+    );
+    const fifo = plugin('fifo');
+    execFileSync('mkfifo', [path.join(fifo, 'pipe')]);
+    expect(() => installPlugin(home, fifo)).toThrow(/not a regular file, folder or link/);
+    const big = plugin('big');
+    truncateSync(put(path.join(big, 'blob.bin'), ''), 60 * 1024 * 1024);
+    expect(() => installPlugin(home, big)).toThrow(/larger than 50 MB/);
+    expect(readdirSync(path.join(home, 'plugins'))).toEqual([]);
+    // A link inside the plugin is kept, pointing into the copy.
+    const inner = plugin('inner');
+    symlinkSync(path.join(inner, 'skills', 'lint'), path.join(inner, 'skills', 'lint-again'));
+    const copied = installPlugin(home, inner).folder;
+    expect(realpathSync(path.join(copied, 'skills', 'lint-again'))).toBe(path.join(copied, 'skills', 'lint'));
     installPlugin(home, plugin('tools'));
     expect(() => installPlugin(home, plugin('tools'))).toThrow(
       expect.objectContaining({ code: 'NAME_TAKEN' }),
@@ -137,11 +170,11 @@ describe('loadPluginComponents', () => {
     const outside = tempDir('carapace-plugins-outside-');
     put(path.join(outside, 'stolen', 'SKILL.md'), '---\ndescription: STOLEN\n---\nsecret\n');
     put(path.join(outside, 'spy.md'), '---\nname: spy\ndescription: SPY\n---\nspy\n');
-    const root = plugin('tools', { skills: './linked-skills' });
+    // Links made in the installed copy afterwards (install itself refuses them).
+    const root = installPlugin(home, plugin('tools', { skills: './linked-skills' })).folder;
     symlinkSync(outside, path.join(root, 'linked-skills'));
     symlinkSync(path.join(outside, 'stolen'), path.join(root, 'skills', 'stolen'));
     symlinkSync(path.join(outside, 'spy.md'), path.join(root, 'agents', 'spy.md'));
-    installPlugin(home, root);
     const c = loadPluginComponents(home);
     expect(c.agents.map((a) => a.name)).toEqual(['tools:checker']);
     expect(c.problems).toEqual([
@@ -183,10 +216,10 @@ describe('plugin hooks and commands', () => {
     expect(() => installPlugin(home, bad)).toThrow(
       /hooks entry "\.\/\.\.\/evil\.json" leads outside the plugin/,
     );
-    const root = plugin('tools', { hooks: './hooks/more.json' });
-    put(path.join(root, 'hooks', 'more.json'), '{"hooks": {"Stop": "nope"}}');
+    const source = plugin('tools', { hooks: './hooks/more.json' });
+    put(path.join(source, 'hooks', 'more.json'), '{"hooks": {"Stop": "nope"}}');
     put(
-      path.join(root, 'hooks', 'hooks.json'),
+      path.join(source, 'hooks', 'hooks.json'),
       JSON.stringify({
         description: 'x',
         hooks: {
@@ -197,9 +230,9 @@ describe('plugin hooks and commands', () => {
         },
       }),
     );
-    put(path.join(root, 'commands', 'git', 'ship.md'), '---\ndescription: Ships\n---\nShip it\n');
+    put(path.join(source, 'commands', 'git', 'ship.md'), '---\ndescription: Ships\n---\nShip it\n');
+    const root = installPlugin(home, source).folder;
     symlinkSync(path.join(outside, 'evil.json'), path.join(root, 'commands', 'stolen.md'));
-    installPlugin(home, root);
     const c = loadPluginComponents(home);
     expect(c.hooks).toEqual([
       expect.objectContaining({

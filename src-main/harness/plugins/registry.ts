@@ -1,13 +1,17 @@
-import { mkdirSync, readFileSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { readSkillText } from '../skills/read-skill-file';
+import { isInside } from '../tools/paths';
+import { copyPluginFolder, PluginCopyError } from './copy-plugin';
 import { parsePluginManifest, type PluginManifest } from './manifest';
 
 /** One plugin the person installed from a local folder. */
 export interface InstalledPlugin {
   name: string;
-  /** The plugin's folder (its real path when installed); its files are read from there. */
+  /** The plugin's own copy, `$CARAPACE_HOME/plugins/<name>`; its files are read from there. */
   folder: string;
+  /** The local folder it was copied from (its real path); absent in lists written before copying. */
+  source?: string;
   enabled: boolean;
   installedAt: string;
 }
@@ -27,6 +31,11 @@ export class PluginError extends Error {
 /** Where the installed plugins are listed: Carapace's own settings folder. */
 export function registryFile(carapaceHome: string): string {
   return path.join(carapaceHome, 'plugins', 'installed.json');
+}
+
+/** Where installed plugins are copied: `$CARAPACE_HOME/plugins/<name>`. */
+export function pluginsDir(carapaceHome: string): string {
+  return path.join(carapaceHome, 'plugins');
 }
 
 /** The folder's manifest, read warily (a size limit, no FIFO, no link followed). */
@@ -93,9 +102,11 @@ function change(
 }
 
 /**
- * Installs the plugin in a local folder (Claude Code's layout: `.claude-plugin/plugin.json`), enabled.
- * The folder is kept by its real path, so a link later pointed elsewhere does not move the plugin.
- * Installing the same folder again refreshes it; another folder under a taken name is refused.
+ * Installs the plugin in a local folder (Claude Code's layout: `.claude-plugin/plugin.json`), enabled:
+ * its manifest is checked, then the folder is copied to `$CARAPACE_HOME/plugins/<name>` (refused if it
+ * links outside itself, holds a FIFO or device, or is absurdly large), so later edits or links in the
+ * original change nothing. Installing from the same folder again refreshes the copy; another folder
+ * under a taken name is refused.
  */
 export function installPlugin(carapaceHome: string, folder: string, now = new Date()): InstalledPlugin {
   let real: string;
@@ -104,22 +115,49 @@ export function installPlugin(carapaceHome: string, folder: string, now = new Da
   } catch (error) {
     throw new PluginError('NOT_A_PLUGIN', `${folder} cannot be read (${(error as Error).message}).`);
   }
+  const dir = pluginsDir(carapaceHome);
+  let realDir = dir;
+  try {
+    realDir = realpathSync.native(dir);
+  } catch {
+    // not made yet
+  }
+  if (isInside(realDir, real) || isInside(real, realDir))
+    throw new PluginError(
+      'NOT_A_PLUGIN',
+      `${folder} is (or holds) Carapace's own plugins folder; install from the plugin's own folder.`,
+    );
   const manifest = readManifest(real);
+  const listed = listPlugins(carapaceHome);
+  if (listed.problem !== null)
+    throw new PluginError('REGISTRY_UNREADABLE', `${listed.problem}; fix or remove it first.`);
+  const taken = listed.plugins.find((p) => p.name === manifest.name);
+  if (taken && (taken.source ?? taken.folder) !== real)
+    throw new PluginError(
+      'NAME_TAKEN',
+      `A plugin named "${manifest.name}" is already installed from ${taken.source ?? taken.folder}; uninstall it first.`,
+    );
+  const target = path.join(dir, manifest.name);
+  const staging = path.join(dir, `.${manifest.name}.${process.pid}.tmp`);
+  mkdirSync(dir, { recursive: true });
+  rmSync(staging, { recursive: true, force: true });
+  try {
+    copyPluginFolder(real, staging);
+  } catch (error) {
+    if (error instanceof PluginCopyError)
+      throw new PluginError('NOT_A_PLUGIN', `${folder} was not installed: ${error.message}`);
+    throw new PluginError('NOT_A_PLUGIN', `${folder} could not be copied (${(error as Error).message}).`);
+  }
+  rmSync(target, { recursive: true, force: true });
+  renameSync(staging, target);
   const record: InstalledPlugin = {
     name: manifest.name,
-    folder: real,
+    folder: target,
+    source: real,
     enabled: true,
     installedAt: now.toISOString(),
   };
-  change(carapaceHome, (plugins) => {
-    const taken = plugins.find((p) => p.name === manifest.name);
-    if (taken && taken.folder !== real)
-      throw new PluginError(
-        'NAME_TAKEN',
-        `A plugin named "${manifest.name}" is already installed from ${taken.folder}; uninstall it first.`,
-      );
-    return [...plugins.filter((p) => p.name !== manifest.name), record];
-  });
+  change(carapaceHome, (plugins) => [...plugins.filter((p) => p.name !== manifest.name), record]);
   return record;
 }
 
@@ -132,9 +170,12 @@ export function setPluginEnabled(carapaceHome: string, name: string, enabled: bo
   return found;
 }
 
-/** Forgets a plugin; its folder is the person's and is left as it is. */
+/** Forgets a plugin and removes Carapace's copy of it; the folder it came from is left as it is. */
 export function uninstallPlugin(carapaceHome: string, name: string): void {
-  if (!listPlugins(carapaceHome).plugins.some((p) => p.name === name))
-    throw new PluginError('NOT_INSTALLED', `There is no installed plugin "${name}".`);
+  const found = listPlugins(carapaceHome).plugins.find((p) => p.name === name);
+  if (!found) throw new PluginError('NOT_INSTALLED', `There is no installed plugin "${name}".`);
   change(carapaceHome, (plugins) => plugins.filter((p) => p.name !== name));
+  // Only a copy in Carapace's own plugins folder is removed (a list entry names the folder it uses).
+  const copy = path.join(pluginsDir(carapaceHome), name);
+  if (path.resolve(found.folder) === copy) rmSync(copy, { recursive: true, force: true });
 }

@@ -171,7 +171,10 @@ function PluginRow({
       </div>
       {p.description ? <p className="plugin-description">{p.description}</p> : null}
       {p.problem ? <p className="plugin-error">⚠ {p.problem}</p> : null}
-      <p className="muted plugin-folder">{p.folder}</p>
+      <p className="muted plugin-folder">
+        Installed from {p.source ?? p.folder}
+        {p.source ? ' (a copy is used; install again to take in changes)' : ''}
+      </p>
     </li>
   );
 }

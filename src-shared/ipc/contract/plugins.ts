@@ -7,8 +7,10 @@ export const PluginView = z.object({
   /** From its plugin.json, when that can be read now. */
   version: z.string().nullable(),
   description: z.string().nullable(),
-  /** The local folder it was installed from (its real path). */
+  /** Carapace's copy of it (`$CARAPACE_HOME/plugins/<name>`), which is what is loaded. */
   folder: z.string(),
+  /** The local folder it was copied from; null for a plugin listed before copies were made. */
+  source: z.string().nullable(),
   enabled: z.boolean(),
   /** Why it cannot be loaded now (folder gone, plugin.json broken), or null. */
   problem: z.string().nullable(),
