@@ -44,13 +44,14 @@ describe('carapace plugin', () => {
     expect(installed.out).toBe(`Installed tools from ${folder.replace('\u001b[31m', '')} (enabled).\n`);
     expect(c.run('disable', 'tools').out).toBe('tools is disabled.\n');
     expect(JSON.parse(c.run('list', '--json').out)).toEqual([
-      expect.objectContaining({ name: 'tools', enabled: false, folder }),
+      // Carapace's copy is what is loaded; the folder it came from is its source.
+      expect.objectContaining({ name: 'tools', enabled: false, source: folder }),
     ]);
     expect(c.run('enable', 'tools').out).toBe('tools is enabled.\n');
     expect(c.run('list').out).toMatch(/^tools {2}enabled {2}/);
     expect(c.run('uninstall', 'tools')).toEqual({
       code: 0,
-      out: 'Uninstalled tools (its folder is left as it was).\n',
+      out: 'Uninstalled tools (its copy is removed; the folder it came from is left as it was).\n',
       err: '',
     });
   });

@@ -47,13 +47,15 @@ export function runPlugin(argv: readonly string[], io: PluginIo): number {
         if (values.json === true) io.stdout.write(`${jsonTerminalSafe(JSON.stringify(plugins))}\n`);
         else if (plugins.length === 0)
           line('No plugins installed. Install one with: carapace plugin install FOLDER');
-        else for (const p of plugins) line(`${p.name}  ${p.enabled ? 'enabled' : 'disabled'}  ${p.folder}`);
+        else
+          for (const p of plugins)
+            line(`${p.name}  ${p.enabled ? 'enabled' : 'disabled'}  ${p.source ?? p.folder}`);
         return 0;
       }
       case 'install': {
         if (arg === undefined) throw new UsageError(`plugin install needs a FOLDER. Usage: ${PLUGIN_USAGE}`);
         const p = installPlugin(home, path.resolve(io.cwd, arg));
-        line(`Installed ${p.name} from ${p.folder} (enabled).`);
+        line(`Installed ${p.name} from ${p.source ?? p.folder} (enabled).`);
         return 0;
       }
       case 'enable':
@@ -66,7 +68,7 @@ export function runPlugin(argv: readonly string[], io: PluginIo): number {
       case 'uninstall': {
         if (arg === undefined) throw new UsageError(`plugin uninstall needs a NAME. Usage: ${PLUGIN_USAGE}`);
         uninstallPlugin(home, arg);
-        line(`Uninstalled ${arg} (its folder is left as it was).`);
+        line(`Uninstalled ${arg} (its copy is removed; the folder it came from is left as it was).`);
         return 0;
       }
       default:
