@@ -123,3 +123,21 @@ test('Fork from here opens a new tab with the conversation before the message; t
   // Forking changes no file.
   expect(readFileSync(file, 'utf8')).toBe('beta\n');
 });
+
+test('/rewind in the message box opens the rewind of the last message of yours', async ({
+  app: page,
+  project,
+}) => {
+  const file = await agentEdits(page, project);
+  const box = page.getByRole('tabpanel').getByRole('textbox', { name: 'Message' });
+  await box.fill('/rewin');
+  await expect(page.getByRole('listbox', { name: 'Commands' }).getByRole('option')).toHaveText([/^\/rewind/]);
+  await box.press('Enter');
+  const dialog = page.getByRole('dialog', { name: 'Rewind to here' });
+  await expect(dialog.getByRole('list', { name: 'Files' })).toContainText('notes.txt');
+  await dialog.getByRole('button', { name: 'Rewind', exact: true }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole('log', { name: 'Transcript' })).not.toContainText('Changed it.');
+  expect(readFileSync(file, 'utf8')).toBe('alpha\n');
+  await expect(box).toHaveValue('change the notes');
+});
