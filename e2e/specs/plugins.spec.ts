@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { docsScreenshot } from '../fixtures/screenshots';
-import { expect, test } from '../fixtures/test';
+import { expect, newSessionTab, send, test } from '../fixtures/test';
 
 /**
  * Settings → Plugins in Chromium over serve mode: a folder that is no plugin is refused in words; a
@@ -12,7 +12,19 @@ import { expect, test } from '../fixtures/test';
 
 // Carapace's own folder for this run: the installed plugins' list is written there.
 const HOME = mkdtempSync(path.join(tmpdir(), 'carapace-e2e-plugins-home-'));
-test.use({ serveEnv: { CARAPACE_HOME: HOME } });
+test.use({
+  serveEnv: { CARAPACE_HOME: HOME },
+  scenario: {
+    steps: [
+      // The plugin's command, expanded, is what reaches the model.
+      {
+        times: true,
+        when: { lastUserText: 'PLUGIN-SHIP-BODY' },
+        reply: { content: [{ type: 'text', text: 'Shipped by the plugin.' }] },
+      },
+    ],
+  },
+});
 
 function fixturePlugin(): string {
   const root = mkdtempSync(path.join(tmpdir(), 'carapace-e2e-plugin-'));
@@ -26,7 +38,10 @@ function fixturePlugin(): string {
     }),
   );
   mkdirSync(path.join(root, 'commands'));
-  writeFileSync(path.join(root, 'commands', 'ship.md'), '---\ndescription: Ships it\n---\nShip it.\n');
+  writeFileSync(
+    path.join(root, 'commands', 'ship.md'),
+    '---\ndescription: Ships it\n---\nPLUGIN-SHIP-BODY $ARGUMENTS\n',
+  );
   return root;
 }
 
@@ -64,6 +79,17 @@ test('installs a plugin from a folder path, lists it, disables and removes it', 
   await page.setViewportSize({ width: 900, height: 600 });
   await page.screenshot({ path: docsScreenshot(testInfo, 'plugins-page-900x600.png') });
 
+  // In a session, the plugin's command expands (read afresh at each message, so no restart).
+  await settings.getByRole('button', { name: 'Close' }).click();
+  await newSessionTab(page);
+  await send(page, '/review-tools:ship now');
+  await expect(page.getByRole('log', { name: 'Transcript' })).toContainText('Shipped by the plugin.');
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await settings
+    .getByRole('navigation', { name: 'Settings pages' })
+    .getByRole('button', { name: 'Plugins' })
+    .click();
+
   // Disabled from the keyboard: the switch keeps focus and the list in CARAPACE_HOME says so.
   await toggle.focus();
   await page.keyboard.press('Space');
@@ -74,6 +100,12 @@ test('installs a plugin from a folder path, lists it, disables and removes it', 
     plugins: { name: string; enabled: boolean }[];
   };
   expect(list.plugins).toEqual([expect.objectContaining({ name: 'review-tools', enabled: false })]);
+
+  // Disabled, its command is gone at the next message.
+  await settings.getByRole('button', { name: 'Close' }).click();
+  await send(page, '/review-tools:ship again');
+  await expect(page.getByText('Unknown slash command: /review-tools:ship')).toBeVisible();
+  await page.getByRole('button', { name: 'Settings' }).click();
 
   await row.getByRole('button', { name: 'Remove review-tools…' }).click();
   await row.getByRole('button', { name: 'Remove review-tools', exact: true }).click();
