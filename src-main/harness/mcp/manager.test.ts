@@ -9,7 +9,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { z } from 'zod';
 import { tempDir } from '../../test-support/temp';
 import type { ToolUseContext } from '../tools/tool';
-import { createMcpManager } from './manager';
+import { createMcpManager, MAX_SERVER_TOOLS } from './manager';
 import type { McpManagerOptions } from './types';
 
 const DEMO_SERVER = path.resolve(__dirname, 'fixtures/demo-server.mjs');
@@ -222,6 +222,24 @@ describe('createMcpManager', () => {
       /tool "huge_schema" left out \(its input schema is over 100000 characters/,
     );
     expect(problems.join('\n')).toMatch(/tool "n{70}" left out \(mcp__demo__n{70} is over 64 characters\)/);
+  });
+
+  it('a server offering thousands of tools, or schemas that together fill the context, is cut to a budget, said once', async () => {
+    const flood = setup({ demo: demo({ DEMO_MANY_TOOLS: '3000' }) });
+    await flood.manager.start();
+    const names = flood.manager.tools().map((t) => t.name);
+    expect(names.filter((n) => n.startsWith('mcp__demo__')).length).toBe(MAX_SERVER_TOOLS);
+    expect(names).toContain('mcp__demo__echo');
+    const said = flood.problems.filter((p) => p.includes('left out'));
+    expect(said).toHaveLength(1);
+    expect(said[0]).toMatch(/tools past the first 200 .* left out \(2805 of them/);
+
+    const wide = setup({ demo: demo({ DEMO_MANY_TOOLS: '10', DEMO_TOOL_SCHEMA_CHARS: '60000' }) });
+    await wide.manager.start();
+    const kept = wide.manager.tools().filter((t) => t.name.startsWith('mcp__demo__many_'));
+    expect(kept.length).toBeGreaterThan(0);
+    expect(kept.length).toBeLessThan(10);
+    expect(wide.problems.join('\n')).toMatch(/over 400000 characters of schemas/);
   });
 
   it("a stdio server gets the safe variables of the session's environment, its own env and CLAUDE_PROJECT_DIR, never the session's secrets", async () => {

@@ -3,7 +3,7 @@ import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import type { AnyTool } from '../tools/tool';
 import { loadServerConfigs, type ServerEntry } from './config';
 import { connectServer, DEFAULT_MCP_TIMEOUT_MS } from './connect';
-import { mcpTool, resourceTools, toolTimeoutMs } from './mcp-tools';
+import { MAX_DESCRIPTION_CHARS, mcpTool, resourceTools, toolTimeoutMs } from './mcp-tools';
 import { MAX_TOOL_NAME, mcpToolName, normalizeServerName } from './names';
 import { mcpOutputLimit } from './result';
 import type { McpManager, McpManagerOptions, McpServerStatus, McpToolInfo } from './types';
@@ -12,6 +12,13 @@ export type { McpManager, McpManagerOptions, McpServerStatus } from './types';
 
 /** A tool's schema rides in every request: a server must not fill the context with one. */
 const MAX_SCHEMA_CHARS = 100_000;
+/**
+ * One server's share of every request: at most this many tools, and this many characters of their
+ * schemas and descriptions together. A server listing thousands of tools (or many wide ones) would
+ * otherwise make every request too long to send, and the session unusable; the first ones are kept.
+ */
+export const MAX_SERVER_TOOLS = 200;
+export const MAX_SERVER_SCHEMA_CHARS = 400_000;
 /** How many of a server's stderr lines are kept for `logs`. */
 const LOG_LINES = 200;
 
@@ -141,6 +148,9 @@ export function createMcpManager(
     const infos: McpToolInfo[] = [];
     const tools: AnyTool[] = [];
     const taken = new Set<string>();
+    let chars = 0;
+    const overCount: string[] = [];
+    const overChars: string[] = [];
     for (const t of listed) {
       const fullName = mcpToolName(s.toolPrefix, t.name);
       const why = taken.has(fullName)
@@ -155,11 +165,39 @@ export function createMcpManager(
         o.onProblem?.(`MCP server "${s.entry.name}": tool "${t.name}" left out (${why})`);
         continue;
       }
+      // Past the server's budget: counted and said once below, not a line per tool.
+      const size =
+        JSON.stringify(t.inputSchema).length + Math.min(t.description?.length ?? 0, MAX_DESCRIPTION_CHARS);
+      if (taken.size >= MAX_SERVER_TOOLS) {
+        overCount.push(t.name);
+        continue;
+      }
+      if (chars + size > MAX_SERVER_SCHEMA_CHARS) {
+        overChars.push(t.name);
+        continue;
+      }
+      chars += size;
       taken.add(fullName);
       infos.push({ name: t.name, fullName, description: t.description ?? '' });
       tools.push(
         mcpTool({ fullName, serverName: s.entry.name, tool: t, client, outputLimit, timeoutMs: callTimeout }),
       );
+    }
+    const over = [...overChars, ...overCount];
+    if (over.length > 0) {
+      const why = [
+        ...(overCount.length > 0 ? [`tools past the first ${MAX_SERVER_TOOLS}`] : []),
+        ...(overChars.length > 0
+          ? [`tools over ${MAX_SERVER_SCHEMA_CHARS} characters of schemas in all`]
+          : []),
+      ].join(' and ');
+      const shown = over
+        .slice(0, 5)
+        .map((n) => `"${n.slice(0, 80)}"`)
+        .join(', ');
+      const line = `${why} (sent with every request) left out (${over.length} of them: ${shown}${over.length > 5 ? ', …' : ''})`;
+      log(s, line);
+      o.onProblem?.(`MCP server "${s.entry.name}": ${line}`);
     }
     return { infos, tools };
   }
