@@ -13,6 +13,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test-support/temp';
 import { loadCustomCommands } from '../commands/load-commands';
+import { collectHooks } from '../hooks/sources';
 import { loadSkills } from '../skills/load-skills';
 import { loadPluginComponents } from './load-plugins';
 import { parsePluginManifest } from './manifest';
@@ -253,5 +254,34 @@ describe('plugin hooks and commands', () => {
     ]);
     setPluginEnabled(home, 'tools', false);
     expect(loadCustomCommands({ projectRoot: project, home, carapaceHome: home }).commands).toEqual([]);
+  });
+});
+
+describe('plugin hooks among the settings sources', () => {
+  it('come after the user’s, run without trust, and are turned off by disableAllHooks', () => {
+    const home = tempDir('carapace-plugins-home-');
+    const project = tempDir('carapace-plugins-project-');
+    const source = plugin('tools');
+    put(
+      path.join(source, 'hooks', 'hooks.json'),
+      JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'echo plugin' }] }] } }),
+    );
+    installPlugin(home, source);
+    const settings = path.join(home, 'settings.json');
+    put(
+      settings,
+      JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'echo user' }] }] } }),
+    );
+    const locations = { home, projectRoot: project, policyFile: path.join(home, 'no-policy.json') };
+    const collected = () =>
+      collectHooks({ locations, projectHooksAllowed: false, plugins: loadPluginComponents(home) });
+    expect(
+      collected().hooks.map((h) => [h.source, h.handler.type === 'command' && h.handler.command]),
+    ).toEqual([
+      ['user', 'echo user'],
+      ['plugin', 'echo plugin'],
+    ]);
+    put(settings, JSON.stringify({ disableAllHooks: true }));
+    expect(collected().hooks).toEqual([]);
   });
 });
