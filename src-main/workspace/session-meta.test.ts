@@ -96,3 +96,37 @@ it("after a crash mid-turn (the turn's cost snapshot never written) the list sti
   const meta = metaFromLines(t.transcriptFile, crashed, new Date().toISOString());
   expect(Math.round(meta.costUsd * 1e6)).toBe(TOTAL);
 });
+
+it('messages a rewind cut out are not counted in the list entry rebuilt from the file', () => {
+  const at = '2026-12-06T00:00:00.000Z';
+  const message = (id: string, role: 'user' | 'assistant') => ({
+    type: 'item' as const,
+    item: {
+      kind: 'message' as const,
+      id,
+      role,
+      ...(role === 'user' ? { origin: 'user' as const } : {}),
+      content: [{ type: 'text' as const, text: id }],
+      createdAt: at,
+      status: 'complete' as const,
+    },
+  });
+  const head = {
+    type: 'session' as const,
+    version: 1 as const,
+    sessionId: 's',
+    projectPath: '/p',
+    createdAt: at,
+    model: 'm',
+  };
+  const lines = [
+    head,
+    message('u1', 'user'),
+    message('a1', 'assistant'),
+    message('u2', 'user'),
+    message('a2', 'assistant'),
+  ];
+  expect(metaFromLines('/x/s.jsonl', lines, at).messageCount).toBe(4);
+  const cut = [...lines, { type: 'cut' as const, fromItemId: 'u2', at }];
+  expect(metaFromLines('/x/s.jsonl', cut, at).messageCount).toBe(2);
+});

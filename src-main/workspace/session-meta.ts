@@ -10,6 +10,7 @@ import { CostTracker, type CostSnapshot } from '../harness/cost/tracker';
 import type { UsageLine } from '../harness/cost/usage-line';
 import { costOf } from '../harness/cost/pricing';
 import type { TranscriptLine } from '../harness/session/transcript-file';
+import { linesAfterCuts } from '../harness/session/cut-lines';
 
 /** What a session list needs of a session, without its transcript: what the index caches. */
 export const SessionMeta = z.object({
@@ -91,7 +92,8 @@ export function metaFromLines(
   const tracker = new CostTracker(id);
   let snapshot: CostSnapshot | null = null;
   const usageLines: UsageLine[] = [];
-  for (const line of lines) {
+  // Messages a rewind took out are not counted (harness/session/cut-lines.ts); usage stays.
+  for (const line of linesAfterCuts(lines)) {
     if (line.type === 'session') {
       model = line.model;
       createdAt = line.createdAt;
