@@ -222,6 +222,12 @@ describe('createMcpManager', () => {
       /tool "huge_schema" left out \(its input schema is over 100000 characters/,
     );
     expect(problems.join('\n')).toMatch(/tool "n{70}" left out \(mcp__demo__n{70} is over 64 characters\)/);
+    // A hostile name is shown escaped: no escape sequence reaches a terminal, no line is forged.
+    const hostile = problems.find((p) => p.includes('pwned'));
+    expect(hostile).toContain('⟨U+001B⟩]0;pwned⟨U+0007⟩\\ncarapace: forged');
+    // eslint-disable-next-line no-control-regex -- finding control characters is the point
+    const controls = /[\u0000-\u001f]/;
+    for (const p of problems) expect(controls.test(p)).toBe(false);
   });
 
   it('a server offering thousands of tools, or schemas that together fill the context, is cut to a budget, said once', async () => {

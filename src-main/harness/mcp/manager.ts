@@ -1,5 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import { spellHidden } from '../permissions/visible-text';
 import type { AnyTool } from '../tools/tool';
 import { loadServerConfigs, type ServerEntry } from './config';
 import { connectServer, DEFAULT_MCP_TIMEOUT_MS } from './connect';
@@ -18,6 +19,13 @@ const MAX_SCHEMA_CHARS = 100_000;
  * otherwise make every request too long to send, and the session unusable; the first ones are kept.
  */
 export const MAX_SERVER_TOOLS = 200;
+
+/**
+ * A name the server chose, as shown in logs and problems (printed on a terminal's stderr by -p): cut,
+ * quoted, with control characters and line breaks escaped so an escape sequence cannot drive the
+ * terminal nor a line break forge another line.
+ */
+const quoted = (name: string) => JSON.stringify(spellHidden(name.slice(0, 80)));
 export const MAX_SERVER_SCHEMA_CHARS = 400_000;
 /** How many of a server's stderr lines are kept for `logs`. */
 const LOG_LINES = 200;
@@ -161,8 +169,8 @@ export function createMcpManager(
             ? `its input schema is over ${MAX_SCHEMA_CHARS} characters, sent with every request`
             : null;
       if (why !== null) {
-        log(s, `tool "${t.name}" left out: ${why}`);
-        o.onProblem?.(`MCP server "${s.entry.name}": tool "${t.name}" left out (${why})`);
+        log(s, `tool ${quoted(t.name)} left out: ${why}`);
+        o.onProblem?.(`MCP server "${s.entry.name}": tool ${quoted(t.name)} left out (${why})`);
         continue;
       }
       // Past the server's budget: counted and said once below, not a line per tool.
@@ -191,10 +199,7 @@ export function createMcpManager(
           ? [`tools over ${MAX_SERVER_SCHEMA_CHARS} characters of schemas in all`]
           : []),
       ].join(' and ');
-      const shown = over
-        .slice(0, 5)
-        .map((n) => `"${n.slice(0, 80)}"`)
-        .join(', ');
+      const shown = over.slice(0, 5).map(quoted).join(', ');
       const line = `${why} (sent with every request) left out (${over.length} of them: ${shown}${over.length > 5 ? ', …' : ''})`;
       log(s, line);
       o.onProblem?.(`MCP server "${s.entry.name}": ${line}`);
