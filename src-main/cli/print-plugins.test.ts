@@ -69,6 +69,8 @@ function toolsPlugin(): string {
     '---\ndescription: Says hello\n---\nPLUGIN-COMMAND-BODY greets $ARGUMENTS\n',
   );
   put(path.join(root, 'context.txt'), 'PLUGIN-HOOK-CONTEXT');
+  // A script the hook starts reads the plugin's folder from its environment.
+  put(path.join(root, 'scripts', 'where.sh'), 'printf "ROOT-FROM-ENV=%s" "$CLAUDE_PLUGIN_ROOT"\n');
   put(
     path.join(root, 'hooks', 'hooks.json'),
     JSON.stringify({
@@ -76,6 +78,7 @@ function toolsPlugin(): string {
       hooks: {
         UserPromptSubmit: [
           { hooks: [{ type: 'command', command: 'cat "${CLAUDE_PLUGIN_ROOT}/context.txt"' }] },
+          { hooks: [{ type: 'command', command: 'sh "$CLAUDE_PLUGIN_ROOT/scripts/where.sh"' }] },
         ],
       },
     }),
@@ -101,6 +104,7 @@ describe('carapace -p with plugins', () => {
     const first = s.api.requests[0];
     expect(body(first)).toContain('PLUGIN-COMMAND-BODY greets Ada');
     expect(body(first)).toContain('PLUGIN-HOOK-CONTEXT');
+    expect(body(first)).toContain(`ROOT-FROM-ENV=${path.join(s.home, 'plugins', 'tools')}`);
     expect(skillTool(first)).toContain('- tools:lint: Lints the project.');
 
     setPluginEnabled(s.home, 'tools', false);

@@ -85,7 +85,16 @@ export function pluginHooks(root: string, manifest: PluginManifest, problems: Pr
   return hooks;
 }
 
+const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * A command hook with `${CLAUDE_PLUGIN_ROOT}` put in, and (for sh and bash) the variable exported too,
+ * as Claude Code does, so a script the hook starts can read it.
+ */
 function rooted(e: HookEntry, root: string): HookEntry {
   if (e.handler.type !== 'command') return e;
-  return { ...e, handler: { ...e.handler, command: withPluginRoot(e.handler.command, root) } };
+  const command = withPluginRoot(e.handler.command, root);
+  const exported =
+    e.handler.shell === 'powershell' ? command : `export CLAUDE_PLUGIN_ROOT=${shellQuote(root)}; ${command}`;
+  return { ...e, handler: { ...e.handler, command: exported } };
 }

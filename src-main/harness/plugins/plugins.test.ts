@@ -240,7 +240,9 @@ describe('plugin hooks and commands', () => {
         event: 'PreToolUse',
         matcher: 'Bash',
         source: 'plugin',
-        handler: expect.objectContaining({ command: `${root}/check.sh` }),
+        handler: expect.objectContaining({
+          command: `export CLAUDE_PLUGIN_ROOT='${root}'; ${root}/check.sh`,
+        }),
       }),
     ]);
     expect(c.problems.map((p) => p.message)).toEqual([
@@ -279,7 +281,7 @@ describe('plugin hooks among the settings sources', () => {
       collected().hooks.map((h) => [h.source, h.handler.type === 'command' && h.handler.command]),
     ).toEqual([
       ['user', 'echo user'],
-      ['plugin', 'echo plugin'],
+      ['plugin', expect.stringMatching(/^export CLAUDE_PLUGIN_ROOT='.*'; echo plugin$/)],
     ]);
     put(settings, JSON.stringify({ disableAllHooks: true }));
     expect(collected().hooks).toEqual([]);
