@@ -320,9 +320,11 @@ export class SessionManager {
     const s = this.open(sessionId);
     // A session in a worktree changed files there: that is the folder a rewind may write in.
     const projectRoot = this.workRootOf(sessionId);
+    // An idle worker's task stays "running" while the worker lives: the agents' states say whether
+    // one is at work (as release() reads them).
     const idle =
       !s.busy &&
-      !s.engine.tasks.list().some((t) => t.status === 'running') &&
+      !s.engine.tasks.list().some((t) => t.status === 'running' && t.kind !== 'in_process_teammate') &&
       !s.agents.list().some((a) => a.state === 'working' || a.state === 'waiting');
     return { session: s, projectRoot, carapaceHome: this.deps.permissionLocations(projectRoot).home, idle };
   }

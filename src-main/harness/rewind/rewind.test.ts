@@ -332,6 +332,73 @@ describe('rewind', () => {
     expect(existsSync(sub)).toBe(false);
   });
 
+  it("a teammate's edits are in the coordinator session's file history and undone by a rewind", async () => {
+    const COORDINATOR = '# Coordinator mode';
+    const t = await testCarapace({
+      steps: [
+        {
+          when: { systemText: COORDINATOR, lastUserText: 'Team up' },
+          reply: {
+            content: [
+              toolUse('TeamCreate', {
+                workers: [{ name: 'alice', agent_type: 'general-purpose', instructions: 'Writes t.txt.' }],
+              }),
+            ],
+            stop_reason: 'tool_use',
+          },
+        },
+        {
+          when: { systemText: COORDINATOR, lastUserText: 'Created a worker' },
+          reply: {
+            content: [toolUse('SendMessage', { to: 'alice', message: 'TASK-A' }, 'sa')],
+            stop_reason: 'tool_use',
+          },
+        },
+        {
+          when: { systemText: COORDINATOR, lastUserText: 'Sent to alice' },
+          reply: { content: [text('Waiting.')] },
+        },
+        {
+          when: { systemText: '# Team member: alice', lastUserText: 'TASK-A' },
+          reply: {
+            content: [toolUse('Write', { file_path: 't.txt', content: 'T\n' }, 'wa')],
+            stop_reason: 'tool_use',
+          },
+        },
+        {
+          when: { systemText: '# Team member: alice', lastUserText: 'File created' },
+          reply: { content: [text('alice wrote t.txt')] },
+        },
+        { when: { systemText: COORDINATOR }, times: true, reply: { content: [text('Thanks, team.')] } },
+      ],
+    });
+    const project = realpathSync(t.project);
+    const { workspace, sessions, broker } = t.carapace.services;
+    const projectId = workspace.open(project).project.id;
+    t.carapace.hub.subscribe((event, payload) => {
+      if (event !== 'permissions.requested') return;
+      const { request } = payload as { request: { id: string } };
+      setTimeout(() => broker.respond({ requestId: request.id, decision: 'allow_once' }), 10);
+    });
+    const call = (channel: string, input: unknown) =>
+      t.carapace.router.dispatch(channel, input, { transport: 'websocket' });
+    const session = value(await call('sessions.create', { projectId, coordinator: true })) as { id: string };
+    const id = session.id;
+    sessions.send(id, 'Team up and do it');
+    const written = path.join(project, 't.txt');
+    await until(
+      () =>
+        existsSync(written) &&
+        sessions.team(id).members.find((m) => m.name === 'alice')?.state === 'idle' &&
+        sessions.get(id).session.activity === 'idle',
+    );
+    const first = userMessageId(t, id, 'Team up');
+    const plan = RewindPlan.parse(value(await call('rewind.plan', { sessionId: id, messageId: first })));
+    expect(plan.files.map((f) => [f.path, f.action])).toEqual([[written, 'delete']]);
+    value(await call('rewind.run', { sessionId: id, messageId: first, confirmed: false }));
+    expect(existsSync(written)).toBe(false);
+  });
+
   it('fork copies the conversation before a message into a new session under new ids', async () => {
     const { t, id, a, call } = await sessionWithThreeEdits();
     const third = userMessageId(t, id, 'third');
