@@ -12,10 +12,17 @@ import { expect, newSessionTab, send, test } from '../fixtures/test';
 
 // Carapace's own folder for this run: the installed plugins' list is written there.
 const HOME = mkdtempSync(path.join(tmpdir(), 'carapace-e2e-plugins-home-'));
+const HOOK_LOG = path.join(HOME, 'hook-ran.txt');
+
 test.use({
   serveEnv: { CARAPACE_HOME: HOME },
   scenario: {
     steps: [
+      {
+        times: true,
+        when: { lastUserText: 'plain after disabling' },
+        reply: { content: [{ type: 'text', text: 'Plain reply.' }] },
+      },
       // The plugin's command, expanded, is what reaches the model.
       {
         times: true,
@@ -41,6 +48,18 @@ function fixturePlugin(): string {
   writeFileSync(
     path.join(root, 'commands', 'ship.md'),
     '---\ndescription: Ships it\n---\nPLUGIN-SHIP-BODY $ARGUMENTS\n',
+  );
+  // Its hook writes down each prompt's event: it runs in the app's sessions too (no trust asked).
+  mkdirSync(path.join(root, 'hooks'));
+  writeFileSync(
+    path.join(root, 'hooks', 'hooks.json'),
+    JSON.stringify({
+      hooks: {
+        UserPromptSubmit: [
+          { hooks: [{ type: 'command', command: `echo "$CLAUDE_PLUGIN_ROOT" >> '${HOOK_LOG}'` }] },
+        ],
+      },
+    }),
   );
   return root;
 }
@@ -84,6 +103,7 @@ test('installs a plugin from a folder path, lists it, disables and removes it', 
   await newSessionTab(page);
   await send(page, '/review-tools:ship now');
   await expect(page.getByRole('log', { name: 'Transcript' })).toContainText('Shipped by the plugin.');
+  expect(readFileSync(HOOK_LOG, 'utf8')).toBe(`${path.join(HOME, 'plugins', 'review-tools')}\n`);
   await page.getByRole('button', { name: 'Settings' }).click();
   await settings
     .getByRole('navigation', { name: 'Settings pages' })
@@ -105,6 +125,10 @@ test('installs a plugin from a folder path, lists it, disables and removes it', 
   await settings.getByRole('button', { name: 'Close' }).click();
   await send(page, '/review-tools:ship again');
   await expect(page.getByText('Unknown slash command: /review-tools:ship')).toBeVisible();
+  // Nor does its hook run any more.
+  await send(page, 'plain after disabling');
+  await expect(page.getByRole('log', { name: 'Transcript' })).toContainText('Plain reply.');
+  expect(readFileSync(HOOK_LOG, 'utf8').split('\n').filter(Boolean)).toHaveLength(1);
   await page.getByRole('button', { name: 'Settings' }).click();
 
   await row.getByRole('button', { name: 'Remove review-tools…' }).click();
