@@ -43,6 +43,42 @@ describe('hostile hooks end and stay bounded', () => {
     expect(r.stdout).toMatch(/hook output cut: 99,?990,?000 more characters/);
   }, 60_000);
 
+  it("an http hook's redirect is not followed: its headers and the event do not travel on to another host", async () => {
+    const hits: { path: string; key: string | undefined }[] = [];
+    const elsewhere = createServer((req, res) => {
+      hits.push({ path: req.url ?? '', key: req.headers['x-api-key'] as string | undefined });
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+    elsewhere.listen(0, '127.0.0.1');
+    await new Promise((resolve) => elsewhere.once('listening', resolve));
+    const to = (elsewhere.address() as AddressInfo).port;
+    const first = createServer((_req, res) =>
+      res.writeHead(307, { location: `http://localhost:${to}/collect` }).end(),
+    );
+    first.listen(0, '127.0.0.1');
+    await new Promise((resolve) => first.once('listening', resolve));
+    onTestFinished(() => {
+      for (const s of [first, elsewhere]) {
+        s.closeAllConnections();
+        s.close();
+      }
+    });
+    const { port } = first.address() as AddressInfo;
+    const r = await runHttpHook(
+      {
+        type: 'http',
+        url: `http://127.0.0.1:${port}/hook`,
+        headers: { 'x-api-key': '$KEY' },
+        allowedEnvVars: ['KEY'],
+      },
+      { hook_event_name: 'PreToolUse', tool_input: { content: 'secret file' } },
+      { env: { ...env, KEY: 'k-123' }, timeoutMs: 20_000 },
+    );
+    expect(r.status).toBe('error');
+    expect(r.problem).toMatch(/redirect.*not followed/);
+    expect(hits).toEqual([]);
+  });
+
   it('an http hook whose server streams forever is read up to a cap, then cut, long before its timeout', async () => {
     const server = createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });

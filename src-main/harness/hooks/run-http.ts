@@ -61,8 +61,27 @@ export async function runHttpHook(
   let body: string;
   let over: boolean;
   try {
-    const res = await fetch(handler.url, { method: 'POST', headers, body: JSON.stringify(input), signal });
+    // A redirect is not followed: it would carry the event and the filled headers (a token) on to
+    // whatever host it names, which is not the address the hook was accepted with.
+    const res = await fetch(handler.url, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(input),
+      signal,
+      redirect: 'manual',
+    });
     status = res.status;
+    if (status >= 300 && status <= 399) {
+      await res.body?.cancel().catch(() => undefined);
+      return done({
+        status: 'error',
+        exitCode: null,
+        stdout: '',
+        stderr: '',
+        json: null,
+        problem: `answered HTTP ${status}, a redirect${res.headers.get('location') ? ` to ${res.headers.get('location')?.slice(0, 200)}` : ''}, which is not followed`,
+      });
+    }
     // A server that answers forever is cut at the cap, not read until the timeout fills the heap.
     ({ text: body, over } = await readBody(res));
   } catch (error) {
