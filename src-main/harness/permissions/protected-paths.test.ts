@@ -39,6 +39,32 @@ describe('protectedPathReason', () => {
       expect(at(rel), rel).toBeNull();
   });
 
+  it('the config files a hostile model would plant for later are all protected: commands, skills, agents, MCP', () => {
+    for (const rel of [
+      '.claude/commands/deploy.md',
+      '.claude/commands/ns/deep/x.md',
+      '.claude/skills/x/SKILL.md',
+      '.claude/agents/x.md',
+      '.claude/hooks/guard.sh',
+      '.mcp.json',
+      'packages/app/.mcp.json',
+      'packages/app/.claude/commands/x.md',
+      '.claude.json',
+    ])
+      expect(at(rel), rel).not.toBeNull();
+  });
+
+  it('a link under .claude/worktrees that leads back into .claude is protected by where it leads', () => {
+    const project = tempDir('carapace-protected-wt-');
+    mkdirSync(path.join(project, '.claude', 'worktrees'), { recursive: true });
+    symlinkSync(path.join(project, '.claude'), path.join(project, '.claude', 'worktrees', 'x'));
+    const through = path.join(project, '.claude', 'worktrees', 'x', 'settings.local.json');
+    expect(protectedPathReason(through, project)).toContain('.claude is');
+    expect(
+      protectedPathReason(path.join(project, '.claude', 'worktrees', 'x', 'commands', 'a.md'), project),
+    ).toContain('.claude is');
+  });
+
   it('inside a .claude/worktrees checkout, its own git internals and settings stay protected', () => {
     expect(at('.claude/worktrees/w/.git')).toContain('.git is');
     expect(at('.claude/worktrees/w/.git/hooks/pre-commit')).toContain('.git is');
