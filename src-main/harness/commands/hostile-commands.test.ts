@@ -48,6 +48,18 @@ describe('hostile custom commands', () => {
     expect(problems.map((p) => path.basename(p.file)).sort()).toEqual(['pipe.md', 'zero.md']);
   });
 
+  it("a repository's 500 command files do not use up the reading of the person's own commands", () => {
+    const t = layout();
+    for (let i = 0; i < 520; i++) t.write(`junk${String(i).padStart(3, '0')}.md`, 'junk');
+    const userDir = path.join(t.folders.home, '.claude', 'commands');
+    mkdirSync(userDir, { recursive: true });
+    writeFileSync(path.join(userDir, 'mine.md'), 'My own command.');
+    const { commands, problems } = loadCustomCommands(t.folders);
+    expect(commands.filter((c) => c.scope === 'project')).toHaveLength(500);
+    expect(commands.find((c) => c.name === 'mine')).toMatchObject({ scope: 'user' });
+    expect(problems.some((p) => /only the first 500 command files/.test(p.message))).toBe(true);
+  });
+
   it('a name like ../../x is not a command name: nothing outside the folder is looked up', () => {
     const t = layout();
     t.write('x.md', 'X.');

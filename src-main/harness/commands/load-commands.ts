@@ -146,10 +146,15 @@ export function loadCustomCommands(o: CommandFolders): {
     realProjectRoot = path.resolve(o.projectRoot);
   }
   const seen = new Set<string>();
-  const budget = { files: 0 };
+  // The project's files and the person's have a budget each: a repository shipping 500 command
+  // files must not use up the reading of the person's own commands.
+  const budgets: Record<CustomCommand['scope'], { files: number }> = {
+    project: { files: 0 },
+    user: { files: 0 },
+  };
   const byKey = new Map<string, CustomCommand>();
   for (const folder of commandFolders(o))
-    for (const c of readFolder(folder, realProjectRoot, seen, budget, problems))
+    for (const c of readFolder(folder, realProjectRoot, seen, budgets[folder.scope], problems))
       if (!byKey.has(c.name)) byKey.set(c.name, c);
   const commands = [...byKey.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return { commands, problems };
