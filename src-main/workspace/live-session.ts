@@ -102,6 +102,7 @@ export class LiveSession {
       costUsd: this.engine.cost.totalCostUsd,
       costKind: costKindOf(this.engine.cost, this.engine.model),
       coordinator: this.coordinator,
+      ...(this.init.meta.worktree ? { worktree: this.init.meta.worktree } : {}),
     };
   }
 

@@ -23,10 +23,11 @@ import {
   withPreToolUseHooks,
 } from '../hooks/wire';
 import { HookNoteQueue } from './hook-output-notes';
-import { HookVerdicts } from '../hooks/permission-verdicts';
-import { hooksOnlyHandler } from '../hooks/permission-request';
 import { SkillGrants } from '../skills/grants';
 import { skillTool } from '../skills/skill-tool';
+import { HookVerdicts } from '../hooks/permission-verdicts';
+import { hooksOnlyHandler } from '../hooks/permission-request';
+import { sessionHookModel } from './hook-model';
 import { createSpawner } from './subagents';
 import { createWorkerFactory } from './teammates';
 import type { AgentRuntime, RuntimeSetup } from './types';
@@ -52,7 +53,6 @@ export function createRuntime(s: RuntimeSetup): AgentRuntime {
     },
   });
   const sessionDir = s.sessionDir ?? path.join(path.dirname(s.transcriptFile), s.sessionId);
-  const agentId = s.agent?.agentId ?? s.sessionId;
   const writer = new TranscriptWriter(s.transcriptFile);
   // One file history per session, kept in the main agent's transcript: its sub-agents and teammates
   // get it through the setup they are made from, so a rewind undoes their edits too.
@@ -61,6 +61,7 @@ export function createRuntime(s: RuntimeSetup): AgentRuntime {
     new FileHistory(
       persistFileHistory({ sessionDir, projectRoot: s.projectRoot, append: (line) => writer.append(line) }),
     );
+  const agentId = s.agent?.agentId ?? s.sessionId;
   const parentId = s.agent?.parentId ?? null;
   const sandbox = s.sandbox;
   // A PreToolUse hook's allow/ask revises the rules' decision for its call (hooks/permission-verdicts.ts).
@@ -220,6 +221,9 @@ export function createRuntime(s: RuntimeSetup): AgentRuntime {
       : {}),
   });
   const built = engine;
+  // prompt and agent hooks ask the session's model; the main agent's runtime lends it.
+  if (s.hooks && !s.agent)
+    s.hooks.useModel(sessionHookModel({ setup: s, engine: built, sessionDir, create: createRuntime }));
   // The session's long-lived sandboxed shell ends with its engine (a closed tab, a finished -p run).
   const closeEngine = built.close.bind(built);
   built.close = async () => {
