@@ -1,5 +1,7 @@
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { CarapaceClient } from '@shared/ipc/client';
+import { setClient } from '../../ipc/client';
 import { useStore } from '../../stores/store';
 import { sessionSummary } from '../../test-support/session-summary';
 import { ContextMeter, shortTokens } from './ContextMeter';
@@ -57,6 +59,13 @@ describe('the context meter', () => {
       sessions: { ...st.sessions, s1: s },
       tabs: { ...st.tabs, active: 's1' },
     }));
+    // The status bar also asks main for the project's MCP servers: a main process with none.
+    const main = {
+      invoke: () => Promise.resolve({ projectId: 'p1', servers: [] }),
+      on: () => () => undefined,
+      onConnection: () => () => undefined,
+    };
+    setClient(main as unknown as CarapaceClient);
     render(<StatusBar />);
     expect(screen.getByTestId('context-meter').textContent).toBe('42k / 200k');
     act(() =>
