@@ -16,9 +16,7 @@ import { openSession, setBackground } from '../../ipc/actions';
 
 // Loaded when first shown (the terminal brings xterm): kept out of the window's first chunk.
 const TeamView = lazy(() => import('../team/TeamView').then((m) => ({ default: m.TeamView })));
-const ChangesView = lazy(() =>
-  import('../changes/ChangesView').then((m) => ({ default: m.ChangesView })),
-);
+const ChangesView = lazy(() => import('../changes/ChangesView').then((m) => ({ default: m.ChangesView })));
 const TerminalPanel = lazy(() =>
   import('../terminal/TerminalPanel').then((m) => ({ default: m.TerminalPanel })),
 );
