@@ -220,9 +220,15 @@ export function createCarapace(options: CarapaceOptions): Carapace {
     memory,
     mcp,
     carapaceHome: paths.home,
-    // Git worktrees per session, in the data folder (never anywhere else).
+    // Git worktrees per session, in the data folder or the person's configured base directory.
     worktrees: new SessionWorktrees({
-      worktrees: new WorktreeService(path.join(paths.home, 'worktrees')),
+      worktrees: new WorktreeService(path.join(paths.home, 'worktrees'), () => {
+        // `worktrees.baseDirectory` in the person's settings: where new worktrees go instead.
+        const w: unknown = (settings.current as Record<string, unknown>)['worktrees'];
+        const base =
+          typeof w === 'object' && w !== null ? (w as Record<string, unknown>)['baseDirectory'] : null;
+        return typeof base === 'string' && base !== '' ? base : null;
+      }),
       projects,
       sessions,
       workspace,

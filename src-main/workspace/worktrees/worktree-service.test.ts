@@ -73,6 +73,28 @@ describe('WorktreeService', () => {
     expect(existsSync(marker)).toBe(true);
   });
 
+  it('puts new worktrees in a configured base directory, refuses a relative one or one inside the repository', async () => {
+    let base: string | null = path.join(dir, 'elsewhere');
+    const configured = new WorktreeService(data, () => base);
+    const wt = await configured.create(repo, { base: 'main', name: 's1' });
+    expect(path.relative(path.join(dir, 'elsewhere'), wt.path).startsWith('..')).toBe(false);
+    expect(existsSync(data)).toBe(false);
+    // Its records stay usable: status and removal accept a worktree in the base directory.
+    expect((await configured.status(repo, wt)).exists).toBe(true);
+    // The data folder's service (no base directory) does not take it for one of its own.
+    await refusal(svc.status(repo, wt));
+    base = 'relative/dir';
+    expect((await refusal(configured.create(repo, { base: 'main', name: 's2' }))).message).toMatch(
+      /absolute path/,
+    );
+    base = path.join(repo, 'wt');
+    expect((await refusal(configured.create(repo, { base: 'main', name: 's3' }))).message).toMatch(
+      /inside the repository/,
+    );
+    expect(existsSync(path.join(repo, 'wt'))).toBe(false);
+    expect(sh(repo, 'branch', '--list', 'carapace/s3')).toBe('');
+  });
+
   it('does not run a smudge filter the repository configures on checkout', async () => {
     const marker = path.join(dir, 'filter-ran');
     sh(repo, 'config', 'filter.evil.smudge', `touch ${marker}; cat`);

@@ -68,9 +68,52 @@ function statusPaths(z: string): string[] {
   return out.filter((p) => p !== '');
 }
 
+/** A folder's real path when it exists (worktree paths are stored real), else the path resolved. */
+function realOrResolved(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return path.resolve(p);
+  }
+}
+
 export class WorktreeService {
-  /** `root`: the folder every worktree lives in (`<data folder>/worktrees`). */
-  constructor(private readonly root: string) {}
+  /**
+   * `root`: the data folder's `worktrees/`, where worktrees live by default. `baseDirectory`: the
+   * person's `worktrees.baseDirectory` setting, read at each creation (null: the data folder).
+   */
+  constructor(
+    private readonly root: string,
+    private readonly baseDirectory: () => string | null = () => null,
+  ) {}
+
+  /**
+   * Where new worktrees go: the configured base directory when it is usable, else the data folder.
+   * A base inside the repository would put checkouts inside the checkout (and under its `git status`).
+   */
+  private rootFor(top: string): string {
+    const base = this.baseDirectory();
+    if (base === null) return this.root;
+    if (!path.isAbsolute(base))
+      throw new AppError(
+        'INVALID_INPUT',
+        `worktrees.baseDirectory must be an absolute path (it is "${base}").`,
+      );
+    const resolved = realOrResolved(base);
+    const rel = path.relative(top, resolved);
+    if (rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel)))
+      throw new AppError(
+        'INVALID_INPUT',
+        `worktrees.baseDirectory (${resolved}) is inside the repository; choose a folder outside it.`,
+      );
+    return resolved;
+  }
+
+  /** The folders a worktree record may name: the data folder's, and the configured base directory. */
+  private roots(): string[] {
+    const base = this.baseDirectory();
+    return base !== null && path.isAbsolute(base) ? [this.root, realOrResolved(base)] : [this.root];
+  }
 
   /** Whether a project is in git, and its branches (for the new-session flow). */
   async info(projectPath: string): Promise<RepoInfo> {
@@ -102,14 +145,14 @@ export class WorktreeService {
   }
 
   /** The folder a project's worktrees go in: one per repository, named by its path's hash. */
-  private repoDir(top: string): string {
+  private repoDir(top: string, root: string): string {
     const hash = createHash('sha256').update(top).digest('hex').slice(0, 12);
     const name =
       path
         .basename(top)
         .replace(/[^A-Za-z0-9._-]/g, '-')
         .slice(0, 40) || 'repo';
-    return path.join(this.root, `${name}-${hash}`);
+    return path.join(root, `${name}-${hash}`);
   }
 
   /**
@@ -132,7 +175,7 @@ export class WorktreeService {
     if (taken.code === 0) throw new AppError('CONFLICT', `The branch ${branch} already exists.`);
     let start = `refs/heads/${o.base}`;
     if (o.fetch === true) start = await step(() => this.fetchBase(top, o.base, start));
-    const dir = path.join(this.repoDir(top), o.name.replaceAll('/', '-'));
+    const dir = path.join(this.repoDir(top, this.rootFor(top)), o.name.replaceAll('/', '-'));
     if (existsSync(dir)) throw new AppError('CONFLICT', `The folder ${dir} already exists.`);
     mkdirSync(path.dirname(dir), { recursive: true });
     await step(() =>
@@ -169,16 +212,13 @@ export class WorktreeService {
     return upstream.code === 0 ? upstream.stdout.trim() : fallback;
   }
 
-  /** Refuses a worktree record that does not name a Carapace worktree in the data folder. */
+  /** Refuses a worktree record that does not name a Carapace worktree (data folder or base directory). */
   private check(wt: SessionWorktree): void {
-    const rel = path.relative(this.root, wt.path);
-    if (
-      rel === '' ||
-      rel.startsWith('..') ||
-      path.isAbsolute(rel) ||
-      !wt.branch.startsWith(BRANCH_PREFIX) ||
-      !NAME.test(wt.base)
-    )
+    const inside = (root: string) => {
+      const rel = path.relative(root, wt.path);
+      return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
+    };
+    if (!this.roots().some(inside) || !wt.branch.startsWith(BRANCH_PREFIX) || !NAME.test(wt.base))
       throw new AppError('FORBIDDEN', "This session's worktree record does not name a Carapace worktree.");
   }
 
