@@ -351,8 +351,13 @@ export class ProjectSearchIndex {
       if (end - start > MAX_LINE_BYTES) entry.skipped++;
       else if (end > start) {
         try {
-          for (const d of docsOfLine(buf.toString('utf8', start, end), state))
-            added.push(this.adopt(d, name));
+          const line = buf.toString('utf8', start, end);
+          const cutFrom = rewindCut(line);
+          if (cutFrom !== null) {
+            // A rewind: what it took out of the conversation is not found any more.
+            this.addDocs(name, added.splice(0));
+            this.cutFile(name, cutFrom);
+          } else for (const d of docsOfLine(line, state)) added.push(this.adopt(d, name));
         } catch {
           entry.skipped++;
         }
@@ -377,6 +382,29 @@ export class ProjectSearchIndex {
     }
     this.byFile.set(name, ids);
     this.search.addAll(docs);
+  }
+
+  /**
+   * Drops a transcript's documents from the message a rewind's `cut` line names onward (ids grow in
+   * file order, also across a re-read), as the transcript readers do (harness/session/cut-lines.ts).
+   * A cut naming no indexed message changes nothing.
+   */
+  private cutFile(name: string, fromItemId: string): void {
+    const ids = this.byFile.get(name) ?? [];
+    const first = ids.find((id) => this.docs.get(id)?.itemId === fromItemId);
+    if (first === undefined) return;
+    const kept: number[] = [];
+    for (const id of ids) {
+      const d = this.docs.get(id);
+      if (!d) continue;
+      if (id < first) kept.push(id);
+      else {
+        this.search.remove(d);
+        this.docs.delete(id);
+      }
+    }
+    this.byFile.set(name, kept);
+    this.dirty = true;
   }
 
   private dropFile(name: string): void {
@@ -502,6 +530,15 @@ export class ProjectSearchIndex {
  * opened. Another process writing at that moment loses only its own save (its rename fails, and
  * the index is written again with its next change).
  */
+/** The item a rewind's `cut` line cuts from, or null for any other line (checked cheaply first). */
+function rewindCut(line: string): string | null {
+  if (!line.includes('"cut"')) return null;
+  const o: unknown = JSON.parse(line);
+  if (typeof o !== 'object' || o === null) return null;
+  const r = o as Record<string, unknown>;
+  return r['type'] === 'cut' && typeof r['fromItemId'] === 'string' ? r['fromItemId'] : null;
+}
+
 function removeStaleTemporaries(dir: string): void {
   let names: Dirent[];
   try {

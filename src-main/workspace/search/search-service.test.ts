@@ -175,6 +175,34 @@ describe('search across sessions', () => {
     expect(index.documentCount).toBe(1);
   });
 
+  it('forgets what a rewind cut out, in the same read and in a later one, also after a reload', () => {
+    const { dirs } = setup();
+    const dir = dirs[0] as string;
+    const file = path.join(dir, 's1.jsonl');
+    const cut = (from: string) =>
+      `${JSON.stringify({ type: 'cut', fromItemId: from, at: '2026-06-02T10:05:00.000Z' })}\n`;
+    writeFileSync(
+      file,
+      sessionLine('s1') +
+        itemLine(userItem('u1', 'kept about aardvarks')) +
+        itemLine(userItem('u2', 'rewound about wombats')) +
+        itemLine(userItem('u3', 'rewound about wombats again')) +
+        cut('u2') +
+        itemLine(userItem('u4', 'after the rewind, wombats once more')),
+    );
+    const index = new ProjectSearchIndex(dir, { saveIntervalMs: 0 });
+    index.refresh();
+    expect(index.query('wombats', () => true).map((r) => r.doc.itemId)).toEqual(['u4']);
+    // A later rewind, read from the appended bytes only; a cut naming nothing indexed changes nothing.
+    appendFileSync(file, cut('no-such-item') + cut('u1'));
+    index.refresh();
+    expect(index.query('aardvarks', () => true)).toEqual([]);
+    expect(index.query('wombats', () => true)).toEqual([]);
+    expect(index.documentCount).toBe(0);
+    index.flush();
+    expect(new ProjectSearchIndex(dir).documentCount).toBe(0);
+  });
+
   it('answers queries that arrive while a first build is under way from one build', async () => {
     const { dirs, service } = setup();
     const corpus = writeCorpus(dirs[0] as string, { sessions: 40, messages: 30, knownIn: 12 });
