@@ -1,5 +1,7 @@
-import { parse } from 'yaml';
 import { PermissionMode } from '@shared/domain/permissions';
+import { own, parseYamlFrontmatter } from '../frontmatter/parse-yaml-frontmatter';
+import { ruleList } from '../frontmatter/rule-list';
+import { splitFrontmatter } from '../frontmatter/split-frontmatter';
 import type { AgentDefinition } from './definition';
 
 /** Claude Code's rule for agent names: lowercase letters, digits and hyphens, not starting with `-`. */
@@ -7,62 +9,22 @@ const NAME = /^[a-z0-9][a-z0-9-]*$/;
 const MAX_NAME = 100;
 /** A model alias or id: one word of the characters model ids use (Bedrock and Vertex ids included). */
 const MODEL = /^[A-Za-z0-9][A-Za-z0-9._:@/[\]-]*$/;
-/** An alias may refer to the earlier ones (YAML anchors); a bomb of them must not hang the loader. */
-const MAX_ALIASES = 50;
 
 export type ParsedAgentFile = { ok: true; agent: AgentDefinition } | { ok: false; message: string };
-
-/** `---` alone on its line (trailing spaces tolerated, as editors leave them). */
-const FENCE = /^---[ \t]*$/;
-
-function splitFrontmatter(text: string): { yaml: string; body: string } | string {
-  const lines = text.split('\n');
-  if (!FENCE.test(lines[0] ?? ''))
-    return 'it does not start with frontmatter: a --- line, then name and description, then another --- line';
-  const end = lines.findIndex((l, i) => i > 0 && FENCE.test(l));
-  if (end === -1) return 'its frontmatter is not closed by a --- line';
-  return { yaml: lines.slice(1, end).join('\n'), body: lines.slice(end + 1).join('\n') };
-}
 
 /**
  * A tool list as Claude Code accepts it: `Read, Grep, Bash` or a YAML list. Commas inside
  * parentheses stay with their entry (`Agent(a, b)`), so an entry is never cut in two.
  */
 function toolList(value: unknown, key: string, errors: string[]): string[] | null {
-  if (value === undefined || value === null) return null;
-  let items: unknown[];
-  if (typeof value === 'string') {
-    items = [];
-    let depth = 0;
-    let current = '';
-    for (const ch of value) {
-      if (ch === '(') depth++;
-      if (ch === ')') depth = Math.max(0, depth - 1);
-      if (ch === ',' && depth === 0) {
-        items.push(current);
-        current = '';
-      } else current += ch;
-    }
-    items.push(current);
-  } else if (Array.isArray(value)) items = value;
-  else {
-    errors.push(`${key} must be a comma-separated list of tool names or a YAML list`);
-    return null;
-  }
-  const names: string[] = [];
-  for (const item of items) {
-    if (typeof item !== 'string') {
-      errors.push(`${key} may contain only tool names (found ${JSON.stringify(item)})`);
-      return null;
-    }
-    const name = item.trim();
-    if (name !== '' && !names.includes(name)) names.push(name);
-  }
-  return names;
-}
-
-function own(record: Record<string, unknown>, key: string): unknown {
-  return Object.hasOwn(record, key) ? record[key] : undefined;
+  return ruleList(
+    value,
+    {
+      notAList: `${key} must be a comma-separated list of tool names or a YAML list`,
+      notText: (found) => `${key} may contain only tool names (found ${found})`,
+    },
+    errors,
+  );
 }
 
 /**
@@ -75,28 +37,18 @@ export function parseAgentFile(
   text: string,
   o: { file: string; source: AgentDefinition['source'] },
 ): ParsedAgentFile {
-  const parts = splitFrontmatter(text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n'));
+  const parts = splitFrontmatter(text);
   if (typeof parts === 'string') return { ok: false, message: `Not loaded: ${parts}.` };
-  let data: unknown;
-  try {
-    data = parse(parts.yaml, {
-      maxAliasCount: MAX_ALIASES,
-      uniqueKeys: true,
-      prettyErrors: false,
-      // Warnings (an unknown tag) are not worth a console line: the value is still read as text.
-      logLevel: 'error',
-    });
-  } catch (error) {
-    // A YAMLParseError, or the ReferenceError of an alias bomb: either way the message says what.
-    const why = error instanceof Error ? error.message : String(error);
+  // Unlike a command or a skill, an agent needs its frontmatter (name and description).
+  if (parts.yaml === null)
     return {
       ok: false,
-      message: `Not loaded: its frontmatter is not valid YAML (${why.split('\n')[0] ?? why}).`,
+      message:
+        'Not loaded: it does not start with frontmatter: a --- line, then name and description, then another --- line.',
     };
-  }
-  if (typeof data !== 'object' || data === null || Array.isArray(data))
-    return { ok: false, message: 'Not loaded: its frontmatter must be YAML keys (name, description, …).' };
-  const fm = data as Record<string, unknown>;
+  const keys = parseYamlFrontmatter(parts.yaml, { example: 'name, description', allowEmpty: false });
+  if (!keys.ok) return { ok: false, message: `Not loaded: ${keys.reason}.` };
+  const fm = keys.keys;
   const errors: string[] = [];
 
   const name = own(fm, 'name');

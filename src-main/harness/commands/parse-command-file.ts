@@ -1,74 +1,18 @@
-import { parse } from 'yaml';
+import { own, parseYamlFrontmatter } from '../frontmatter/parse-yaml-frontmatter';
+import { ruleList } from '../frontmatter/rule-list';
+import { splitFrontmatter } from '../frontmatter/split-frontmatter';
 import type { CommandScope, CustomCommand } from './types';
 
 /** A command name part: what a person can type after `/` without quoting (no spaces, no `:`). */
 export const NAME_PART = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}$/;
 /** A model alias or id: one word of the characters model ids use. */
 const MODEL = /^[A-Za-z0-9][A-Za-z0-9._:@/[\]-]{0,199}$/;
-/** YAML anchors may refer to earlier ones; a bomb of them must not hang the loader. */
-const MAX_ALIASES = 50;
 const MAX_DESCRIPTION = 300;
 /** More rules than any command needs; a longer list is a mistake (or an attempt to flood the list). */
 const MAX_ALLOWED_TOOLS = 100;
 const MAX_RULE_LENGTH = 500;
-const FENCE = /^---[ \t]*$/;
 
 export type ParsedCommandFile = { ok: true; command: CustomCommand } | { ok: false; message: string };
-
-/** Frontmatter and body; a file without a `---` first line is all body (frontmatter is optional). */
-function split(text: string): { yaml: string | null; body: string } | string {
-  const lines = text.split('\n');
-  if (!FENCE.test(lines[0] ?? '')) return { yaml: null, body: text };
-  const end = lines.findIndex((l, i) => i > 0 && FENCE.test(l));
-  if (end === -1) return 'its frontmatter is not closed by a --- line';
-  return { yaml: lines.slice(1, end).join('\n'), body: lines.slice(end + 1).join('\n') };
-}
-
-/** `Bash(git add:*), Read` or a YAML list; commas inside parentheses stay with their entry. */
-function toolList(value: unknown, errors: string[]): string[] {
-  if (value === undefined || value === null) return [];
-  let items: unknown[];
-  if (typeof value === 'string') {
-    items = [];
-    let depth = 0;
-    let current = '';
-    for (const ch of value) {
-      if (ch === '(') depth++;
-      if (ch === ')') depth = Math.max(0, depth - 1);
-      if (ch === ',' && depth === 0) {
-        items.push(current);
-        current = '';
-      } else current += ch;
-    }
-    items.push(current);
-  } else if (Array.isArray(value)) items = value;
-  else {
-    errors.push('allowed-tools must be a comma-separated list of tools or a YAML list');
-    return [];
-  }
-  const names: string[] = [];
-  for (const item of items) {
-    if (typeof item !== 'string') {
-      errors.push(`allowed-tools may contain only tool rules (found ${JSON.stringify(item)})`);
-      return [];
-    }
-    const name = item.trim();
-    if (name.length > MAX_RULE_LENGTH) {
-      errors.push(`allowed-tools has an entry longer than ${MAX_RULE_LENGTH} characters`);
-      return [];
-    }
-    if (name !== '' && !names.includes(name)) names.push(name);
-  }
-  if (names.length > MAX_ALLOWED_TOOLS) {
-    errors.push(`allowed-tools lists more than ${MAX_ALLOWED_TOOLS} entries`);
-    return [];
-  }
-  return names;
-}
-
-function own(record: Record<string, unknown>, key: string): unknown {
-  return Object.hasOwn(record, key) ? record[key] : undefined;
-}
 
 function optionalText(fm: Record<string, unknown>, key: string, errors: string[]): string | null {
   const v = own(fm, key);
@@ -107,7 +51,8 @@ export function parseCommandFile(
   text: string,
   o: { name: string; namespace: string | null; scope: CommandScope; file: string },
 ): ParsedCommandFile {
-  const parts = split(text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n'));
+  // Frontmatter is optional: a file without a `---` first line is all body.
+  const parts = splitFrontmatter(text);
   if (typeof parts === 'string') return { ok: false, message: `Not loaded: ${parts}.` };
   let fm: Record<string, unknown> = {};
   // `argument-hint: [pr-number] [priority]`, as Claude Code's own examples write it, is not YAML (a
@@ -118,29 +63,31 @@ export function parseCommandFile(
     return '';
   });
   if (yaml !== undefined && yaml.trim() !== '') {
-    let data: unknown;
-    try {
-      data = parse(yaml, {
-        maxAliasCount: MAX_ALIASES,
-        uniqueKeys: true,
-        prettyErrors: false,
-        logLevel: 'error',
-      });
-    } catch (error) {
-      const why = error instanceof Error ? error.message : String(error);
-      return {
-        ok: false,
-        message: `Not loaded: its frontmatter is not valid YAML (${why.split('\n')[0] ?? why}).`,
-      };
-    }
-    if (typeof data !== 'object' || data === null || Array.isArray(data))
-      return { ok: false, message: 'Not loaded: its frontmatter must be YAML keys (description, model, …).' };
-    fm = data as Record<string, unknown>;
+    const keys = parseYamlFrontmatter(yaml, { example: 'description, model', allowEmpty: false });
+    if (!keys.ok) return { ok: false, message: `Not loaded: ${keys.reason}.` };
+    fm = keys.keys;
   }
   const errors: string[] = [];
   const description = optionalText(fm, 'description', errors);
   const argumentHint = raw.hint ?? optionalText(fm, 'argument-hint', errors);
-  const allowedTools = toolList(own(fm, 'allowed-tools'), errors);
+  // `Bash(git add:*), Read` or a YAML list; commas inside parentheses stay with their entry.
+  const allowedTools =
+    ruleList(
+      own(fm, 'allowed-tools'),
+      {
+        notAList: 'allowed-tools must be a comma-separated list of tools or a YAML list',
+        notText: (found) => `allowed-tools may contain only tool rules (found ${found})`,
+        maxEntryLength: {
+          limit: MAX_RULE_LENGTH,
+          message: `allowed-tools has an entry longer than ${MAX_RULE_LENGTH} characters`,
+        },
+        maxEntries: {
+          limit: MAX_ALLOWED_TOOLS,
+          message: `allowed-tools lists more than ${MAX_ALLOWED_TOOLS} entries`,
+        },
+      },
+      errors,
+    ) ?? [];
   const model = optionalText(fm, 'model', errors);
   if (model !== null && !MODEL.test(model)) errors.push(`model "${model.slice(0, 80)}" is not a model name`);
   if (errors.length > 0) return { ok: false, message: `Not loaded: ${errors.join('; ')}.` };

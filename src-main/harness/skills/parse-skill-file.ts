@@ -1,74 +1,15 @@
-import { parse } from 'yaml';
+import { own, parseYamlFrontmatter } from '../frontmatter/parse-yaml-frontmatter';
+import { ruleList } from '../frontmatter/rule-list';
+import { splitFrontmatter } from '../frontmatter/split-frontmatter';
 import { parseRule, RuleSyntaxError } from '../permissions/rule';
 import type { SkillDefinition } from './definition';
 
 /** Claude Code's rule for skill names: lowercase letters, digits and hyphens, at most 64 characters. */
 export const SKILL_NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
-/** An alias may refer to the earlier ones (YAML anchors); a bomb of them must not hang the loader. */
-const MAX_ALIASES = 50;
 /** A description longer than this is cut in the listing anyway; kept whole it would only cost tokens. */
 export const MAX_DESCRIPTION = 1024;
 
 export type ParsedSkillFile = { ok: true; skill: SkillDefinition } | { ok: false; message: string };
-
-const FENCE = /^---[ \t]*$/;
-
-function splitFrontmatter(text: string): { yaml: string | null; body: string } | string {
-  const lines = text.split('\n');
-  // Every frontmatter key is optional in Claude Code, so a SKILL.md of plain Markdown is a skill too.
-  if (!FENCE.test(lines[0] ?? '')) return { yaml: null, body: text };
-  const end = lines.findIndex((l, i) => i > 0 && FENCE.test(l));
-  if (end === -1) return 'its frontmatter is not closed by a --- line';
-  return { yaml: lines.slice(1, end).join('\n'), body: lines.slice(end + 1).join('\n') };
-}
-
-/**
- * `Read, Grep, Bash(git diff:*)`, `Read Grep` or a YAML list. Separators inside parentheses stay
- * with their entry (`Bash(git log --oneline *)`), so a rule is never cut in two.
- */
-function ruleList(value: unknown, errors: string[]): string[] {
-  if (value === undefined || value === null) return [];
-  let items: unknown[];
-  if (typeof value === 'string') {
-    items = [];
-    let depth = 0;
-    let current = '';
-    for (const ch of value) {
-      if (ch === '(') depth++;
-      if (ch === ')') depth = Math.max(0, depth - 1);
-      if (depth === 0 && (ch === ',' || /\s/.test(ch))) {
-        items.push(current);
-        current = '';
-      } else current += ch;
-    }
-    items.push(current);
-  } else if (Array.isArray(value)) items = value;
-  else {
-    errors.push('allowed-tools must be a list of tools or permission rules (Read, Bash(git diff:*), …)');
-    return [];
-  }
-  const rules: string[] = [];
-  for (const item of items) {
-    if (typeof item !== 'string') {
-      errors.push(`allowed-tools may contain only tool names and rules (found ${JSON.stringify(item)})`);
-      return [];
-    }
-    const text = item.trim();
-    if (text === '' || rules.includes(text)) continue;
-    try {
-      // Checked the way settings rules are, so a rule the gate could not use is reported here.
-      parseRule(text, 'session', 'allow', '/');
-      rules.push(text);
-    } catch (error) {
-      errors.push(error instanceof RuleSyntaxError ? error.message : String(error));
-    }
-  }
-  return rules;
-}
-
-function own(record: Record<string, unknown>, key: string): unknown {
-  return Object.hasOwn(record, key) ? record[key] : undefined;
-}
 
 /** The first paragraph of the body, as Claude Code describes a skill whose frontmatter does not. */
 function firstParagraph(body: string): string {
@@ -92,28 +33,14 @@ export function parseSkillFile(
   text: string,
   o: { folderName: string; baseDir: string | null; file: string | null; source: SkillDefinition['source'] },
 ): ParsedSkillFile {
-  const parts = splitFrontmatter(text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n'));
+  // Every frontmatter key is optional in Claude Code, so a SKILL.md of plain Markdown is a skill too.
+  const parts = splitFrontmatter(text);
   if (typeof parts === 'string') return { ok: false, message: `Not loaded: ${parts}.` };
   let fm: Record<string, unknown> = {};
   if (parts.yaml !== null) {
-    let data: unknown;
-    try {
-      data = parse(parts.yaml, {
-        maxAliasCount: MAX_ALIASES,
-        uniqueKeys: true,
-        prettyErrors: false,
-        logLevel: 'error',
-      });
-    } catch (error) {
-      const why = error instanceof Error ? error.message : String(error);
-      return {
-        ok: false,
-        message: `Not loaded: its frontmatter is not valid YAML (${why.split('\n')[0] ?? why}).`,
-      };
-    }
-    if (data !== null && (typeof data !== 'object' || Array.isArray(data)))
-      return { ok: false, message: 'Not loaded: its frontmatter must be YAML keys (name, description, …).' };
-    fm = (data ?? {}) as Record<string, unknown>;
+    const keys = parseYamlFrontmatter(parts.yaml, { example: 'name, description', allowEmpty: true });
+    if (!keys.ok) return { ok: false, message: `Not loaded: ${keys.reason}.` };
+    fm = keys.keys;
   }
   const errors: string[] = [];
 
@@ -140,7 +67,26 @@ export function parseSkillFile(
     errors.push('it has no description (frontmatter description, or a first paragraph)');
   if (description.length > MAX_DESCRIPTION) description = `${description.slice(0, MAX_DESCRIPTION - 1)}…`;
 
-  const allowedTools = ruleList(own(fm, 'allowed-tools'), errors);
+  // `Read, Grep, Bash(git diff:*)`, `Read Grep` or a YAML list.
+  const allowedTools =
+    ruleList(
+      own(fm, 'allowed-tools'),
+      {
+        splitOnWhitespace: true,
+        notAList: 'allowed-tools must be a list of tools or permission rules (Read, Bash(git diff:*), …)',
+        notText: (found) => `allowed-tools may contain only tool names and rules (found ${found})`,
+        check: (rule) => {
+          try {
+            // Checked the way settings rules are, so a rule the gate could not use is reported here.
+            parseRule(rule, 'session', 'allow', '/');
+            return null;
+          } catch (error) {
+            return error instanceof RuleSyntaxError ? error.message : String(error);
+          }
+        },
+      },
+      errors,
+    ) ?? [];
 
   let argumentHint: string | null = null;
   const rawHint = own(fm, 'argument-hint');
