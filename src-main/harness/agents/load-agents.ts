@@ -1,16 +1,7 @@
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  lstatSync,
-  openSync,
-  readSync,
-  realpathSync,
-  statSync,
-  type Dirent,
-} from 'node:fs';
+import { realpathSync, statSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { NOT_ENTERED, walkFolders } from '../../platform/walk';
+import { readDefinitionFile, realFolder } from '../definition-files/read-definition-file';
 import { isInside } from '../tools/paths';
 import { builtinAgents } from './builtin-agents';
 import type { AgentDefinition, AgentFileProblem } from './definition';
@@ -58,71 +49,6 @@ function agentFolders(o: AgentFolders): Folder[] {
   ];
 }
 
-// Not defined on Windows (no FIFOs to fear there, and links are checked before opening).
-const NO_FOLLOW = (constants as Partial<typeof constants>).O_NOFOLLOW ?? 0;
-const NON_BLOCK = (constants as Partial<typeof constants>).O_NONBLOCK ?? 0;
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-/** A file's bytes, or why they were not read. Never opens a FIFO or a device, never follows a link. */
-function readAgentBytes(file: string): Buffer | string {
-  const st = lstatSync(file);
-  if (!st.isFile()) return 'it is not a regular file';
-  if (st.size > MAX_AGENT_FILE_BYTES) return `it is larger than ${MAX_AGENT_FILE_BYTES / 1024} KB`;
-  // O_NONBLOCK: were the file swapped for a FIFO after the check, opening it still returns at once,
-  // and the fstat below refuses it. O_NOFOLLOW: nor is a link swapped in followed.
-  const fd = openSync(file, constants.O_RDONLY | NO_FOLLOW | NON_BLOCK);
-  try {
-    const opened = fstatSync(fd);
-    if (!opened.isFile()) return 'it is not a regular file';
-    const buf = Buffer.alloc(MAX_AGENT_FILE_BYTES + 1);
-    let length = 0;
-    for (;;) {
-      const n = readSync(fd, buf, length, buf.length - length, null);
-      if (n === 0) break;
-      length += n;
-      if (length > MAX_AGENT_FILE_BYTES) return `it is larger than ${MAX_AGENT_FILE_BYTES / 1024} KB`;
-    }
-    return buf.subarray(0, length);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** One candidate file's text, or why it is not loaded. `realDir` is where the agents folder really is. */
-function readCandidate(file: string, entry: Dirent, realDir: string): string | { problem: string } {
-  if (entry.isDirectory()) return { problem: 'Not loaded: it is a folder, not a file.' };
-  let target = file;
-  if (entry.isSymbolicLink()) {
-    try {
-      target = realpathSync.native(file);
-    } catch {
-      return { problem: 'Not loaded: it is a link that leads nowhere.' };
-    }
-    if (!isInside(realDir, target))
-      return { problem: `Not loaded: it is a link leading outside the agents folder (to ${target}).` };
-  } else if (!entry.isFile())
-    return { problem: 'Not loaded: it is not a regular file (a FIFO, socket or device is never read).' };
-  let bytes: Buffer | string;
-  try {
-    bytes = readAgentBytes(target);
-  } catch (error) {
-    return { problem: `Not loaded: it could not be read (${errorText(error)}).` };
-  }
-  if (typeof bytes === 'string')
-    return { problem: `Not loaded: ${target === file ? bytes : `it leads to ${target}, and ${bytes}`}.` };
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    return { problem: 'Not loaded: it is not UTF-8 text.' };
-  }
-  if (text.includes('\0')) return { problem: 'Not loaded: it contains NUL bytes, so it is not a text file.' };
-  return text;
-}
-
 interface Budget {
   files: number;
   capped: boolean;
@@ -136,18 +62,10 @@ function readFolder(
   budget: Budget,
   problems: AgentFileProblem[],
 ): AgentDefinition[] {
-  let realDir: string;
-  try {
-    realDir = realpathSync.native(folder.dir);
-    if (!statSync(realDir).isDirectory()) {
-      problems.push({ file: folder.dir, message: 'Not read: it is not a folder.' });
-      return [];
-    }
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    // Most of these folders simply do not exist; `.claude` being a file is no agents folder either.
-    if (code !== 'ENOENT' && code !== 'ENOTDIR')
-      problems.push({ file: folder.dir, message: `Not read: ${errorText(error)}.` });
+  const realDir = realFolder(folder.dir);
+  if (realDir === null) return [];
+  if (typeof realDir !== 'string') {
+    problems.push({ file: folder.dir, message: realDir.problem });
     return [];
   }
   // A project's agents come from the project: a cloned repository must not point its agents folder
@@ -209,7 +127,10 @@ function readFolder(
     }
     budget.files++;
     const file = shown(c.file);
-    const text = readCandidate(c.file, c.entry, realDir);
+    const text = readDefinitionFile(c.file, c.entry, realDir, {
+      folder: 'agents folder',
+      maxBytes: MAX_AGENT_FILE_BYTES,
+    });
     if (typeof text !== 'string') {
       problems.push({ file, message: text.problem });
       continue;

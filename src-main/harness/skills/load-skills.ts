@@ -1,5 +1,6 @@
 import { lstatSync, readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import path from 'node:path';
+import { realFolder } from '../definition-files/read-definition-file';
 import { isInside } from '../tools/paths';
 import { builtinSkills } from './builtin-skills';
 import type { SkillDefinition, SkillProblem } from './definition';
@@ -130,18 +131,10 @@ function readFolder(
   budget: Budget,
   problems: SkillProblem[],
 ): SkillDefinition[] {
-  let realDir: string;
-  try {
-    realDir = realpathSync.native(folder.dir);
-    if (!statSync(realDir).isDirectory()) {
-      problems.push({ file: folder.dir, message: 'Not read: it is not a folder.' });
-      return [];
-    }
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    // Most of these folders simply do not exist; `.claude` being a file is no skills folder either.
-    if (code !== 'ENOENT' && code !== 'ENOTDIR')
-      problems.push({ file: folder.dir, message: `Not read: ${errorText(error)}.` });
+  const realDir = realFolder(folder.dir);
+  if (realDir === null) return [];
+  if (typeof realDir !== 'string') {
+    problems.push({ file: folder.dir, message: realDir.problem });
     return [];
   }
   // A cloned repository (or a plugin) must not point its skills folder at the rest of the disk.
