@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  driverOverrides,
   GIT_STATUS_LIMIT,
   parseBranchLine,
   renderGitSnapshot,
@@ -184,5 +185,28 @@ describe('parsing', () => {
     expect(truncateStatus('?? aaa\n?? bbb\n?? ccc', 10)).toBe(
       '?? aaa\n… (status cut at 10 characters: 2 more lines; run git status for the rest)',
     );
+  });
+});
+
+describe('driverOverrides', () => {
+  const config = [
+    'filter.lfs.clean\ngit-lfs clean',
+    'filter.lfs.smudge\nx',
+    'merge.ours.driver\ntrue',
+    '',
+  ].join('\0');
+  it('empties each filter driver once, and merge drivers only when asked', () => {
+    const filterOnly = [
+      'filter.lfs.clean=',
+      'filter.lfs.smudge=',
+      'filter.lfs.process=',
+      'filter.lfs.required=false',
+    ];
+    expect(driverOverrides(config, ['filter'])).toEqual(filterOnly);
+    expect(driverOverrides(config, ['filter', 'merge'])).toEqual([...filterOnly, 'merge.ours.driver=']);
+  });
+  it('is null for a driver name git cannot be told to skip', () => {
+    expect(driverOverrides('filter.a=b.clean\nx\0', ['filter'])).toBeNull();
+    expect(driverOverrides('merge.a=b.driver\nx\0', ['filter'])).toEqual([]);
   });
 });

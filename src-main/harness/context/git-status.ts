@@ -97,33 +97,38 @@ function git(
 }
 
 /**
- * `-c` overrides that empty every filter driver any config file defines: a driver named in the
- * repository's attributes would otherwise run its `clean` command while status re-hashes a file.
- * Null when a driver's name cannot be overridden on the command line (it holds `=` or a newline):
- * then git is not run at all.
+ * `-c` overrides that empty every driver of the given kinds that `git config --null --get-regexp
+ * '^(filter|merge)\.'` printed: a filter driver named in the repository's attributes would run its
+ * `clean` command while status re-hashes a file (its `smudge` on checkout), a merge driver its
+ * command on merge. Null when a driver's name cannot be overridden on the command line (it holds `=`
+ * or a newline): then git is not to be run at all.
  */
+export function driverOverrides(
+  configOutput: string,
+  kinds: ReadonlyArray<'filter' | 'merge'>,
+): string[] | null {
+  const out = new Set<string>();
+  for (const entry of configOutput.split('\0')) {
+    const key = entry.split('\n', 1)[0] ?? '';
+    const m = /^(filter|merge)\.(.+)\.[^.]+$/s.exec(key);
+    const kind = m?.[1] as 'filter' | 'merge' | undefined;
+    const name = m?.[2];
+    if (kind === undefined || name === undefined || !kinds.includes(kind)) continue;
+    if (/[=\n\r\0]/.test(name)) return null;
+    if (kind === 'filter')
+      for (const k of ['clean=', 'smudge=', 'process=', 'required=false']) out.add(`filter.${name}.${k}`);
+    else out.add(`merge.${name}.driver=`);
+  }
+  return [...out];
+}
+
+/** The filter-driver overrides for `dir`'s repository (see driverOverrides); null: do not run git. */
 async function filterOverrides(cwd: string, deadline: number): Promise<string[] | null> {
   const r = await git(cwd, ['config', '--null', '--get-regexp', '^filter\\.'], deadline);
   // 1: no such key (the usual case); anything but 0 and 1 is a config git cannot read.
   if (r.code === 1) return [];
   if (r.code !== 0) return null;
-  const drivers = new Set<string>();
-  for (const entry of r.stdout.split('\0')) {
-    const key = entry.split('\n', 1)[0] ?? '';
-    const m = /^filter\.(.+)\.[^.]+$/s.exec(key);
-    if (m?.[1] !== undefined) drivers.add(m[1]);
-  }
-  const out: string[] = [];
-  for (const d of drivers) {
-    if (/[=\n\r\0]/.test(d)) return null;
-    out.push(
-      `filter.${d}.clean=`,
-      `filter.${d}.smudge=`,
-      `filter.${d}.process=`,
-      `filter.${d}.required=false`,
-    );
-  }
-  return out;
+  return driverOverrides(r.stdout, ['filter']);
 }
 
 /** The branch from `status --branch`'s first line (`## main...origin/main [ahead 1]`). */

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { devNull } from 'node:os';
-import path from 'node:path';
+import { driverOverrides, FIXED_OVERRIDES, gitEnv } from '../../harness/context/git-status';
 
 /**
  * git for the Changes view, hardened as the prompt's git snapshot is (harness/context/git-status.ts)
@@ -21,44 +21,23 @@ const TIMEOUT_MS = 30_000;
 /** A 10,000-line diff is well under this; past it the output is cut (see `truncated`). */
 const MAX_OUTPUT = 32 * 1024 * 1024;
 
+/** On top of the prompt snapshot's overrides: no hooks, and diff output in the one shape parsed here. */
 const OVERRIDES = [
-  'core.fsmonitor=false',
-  'core.untrackedCache=false',
-  'status.submoduleSummary=false',
-  `core.attributesFile=${devNull}`,
+  ...FIXED_OVERRIDES,
   `core.hooksPath=${devNull}`,
-  'core.pager=cat',
   'core.quotePath=false',
-  'diff.external=',
   'diff.noprefix=false',
   'diff.mnemonicPrefix=false',
   'diff.relative=false',
-  'color.ui=false',
   'commit.gpgSign=false',
   'log.showSignature=false',
 ];
 
-/** The environment git runs in: nothing that redirects it, asks anyone or runs a program. */
-function gitEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {
-    GIT_CONFIG_NOSYSTEM: '1',
-    GIT_TERMINAL_PROMPT: '0',
-    GIT_PAGER: 'cat',
-    PAGER: 'cat',
-    GIT_ASKPASS: '',
-    SSH_ASKPASS: '',
-    GIT_LITERAL_PATHSPECS: '1',
-    LC_ALL: 'C',
-  };
-  for (const key of ['HOME', 'SystemRoot', 'USERPROFILE']) {
-    const value = process.env[key];
-    if (value !== undefined) env[key] = value;
-  }
-  // Absolute folders only: a relative entry would find a `git` the repository ships.
-  env['PATH'] = (process.env['PATH'] ?? '')
-    .split(path.delimiter)
-    .filter((dir) => path.isAbsolute(dir))
-    .join(path.delimiter);
+/** The snapshot's environment, except that these commands may write the index; pathspecs are literal. */
+function changesEnv(): NodeJS.ProcessEnv {
+  const env = gitEnv();
+  delete env['GIT_OPTIONAL_LOCKS'];
+  env['GIT_LITERAL_PATHSPECS'] = '1';
   return env;
 }
 
@@ -107,19 +86,11 @@ function exec(
 }
 
 /** `-c` overrides emptying every filter driver the config names; null when one cannot be overridden. */
-async function driverOverrides(cwd: string, env: NodeJS.ProcessEnv): Promise<string[] | null> {
+async function filterOverrides(cwd: string, env: NodeJS.ProcessEnv): Promise<string[] | null> {
   const r = await exec(cwd, ['config', '--null', '--get-regexp', '^filter\\.'], env);
   if (r.code === 1) return [];
   if (r.code !== 0) return null;
-  const out = new Set<string>();
-  for (const entry of r.stdout.split('\0')) {
-    const key = entry.split('\n', 1)[0] ?? '';
-    const m = /^filter\.(.+)\.[^.]+$/s.exec(key);
-    if (m?.[1] === undefined) continue;
-    if (/[=\n\r\0]/.test(m[1])) return null;
-    for (const k of ['clean=', 'smudge=', 'process=', 'required=false']) out.add(`filter.${m[1]}.${k}`);
-  }
-  return [...out];
+  return driverOverrides(r.stdout, ['filter']);
 }
 
 export class GitError extends Error {
@@ -152,13 +123,13 @@ export async function git(
   args: string[],
   o: GitOptions = {},
 ): Promise<GitResult & { cut: boolean }> {
-  let env = gitEnv();
+  let env = changesEnv();
   if (o.readOnly === true) env['GIT_OPTIONAL_LOCKS'] = '0';
   if (o.identity === true) {
     const ident = await exec(cwd, ['var', 'GIT_COMMITTER_IDENT'], env);
     if (ident.code !== 0) env = { ...env, ...FALLBACK_IDENTITY };
   }
-  const drivers = await driverOverrides(cwd, env);
+  const drivers = await filterOverrides(cwd, env);
   if (drivers === null)
     throw new GitError(
       'This repository names a filter driver git cannot be told to skip; Carapace does not run git here.',

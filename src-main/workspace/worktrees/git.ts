@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { devNull } from 'node:os';
-import { FIXED_OVERRIDES, gitEnv } from '../../harness/context/git-status';
+import { driverOverrides, FIXED_OVERRIDES, gitEnv } from '../../harness/context/git-status';
 
 /**
  * git for worktrees, hardened as the prompt's git snapshot is (harness/context/git-status.ts): no
@@ -57,22 +57,14 @@ function exec(cwd: string, args: string[], env: NodeJS.ProcessEnv): Promise<GitR
  * the repository's `.gitattributes` would run its command on checkout or merge). Throws when a
  * driver's name cannot be overridden on the command line: then git is not run at all.
  */
-async function driverOverrides(cwd: string, env: NodeJS.ProcessEnv): Promise<string[]> {
+async function repoDriverOverrides(cwd: string, env: NodeJS.ProcessEnv): Promise<string[]> {
   const r = await exec(cwd, ['config', '--null', '--get-regexp', '^(filter|merge)\\.'], env);
   if (r.code === 1) return [];
   if (r.code !== 0) throw new GitError(`git cannot read this repository's config: ${firstLine(r.stderr)}`);
-  const out = new Set<string>();
-  for (const entry of r.stdout.split('\0')) {
-    const key = entry.split('\n', 1)[0] ?? '';
-    const m = /^(filter|merge)\.(.+)\.[^.]+$/s.exec(key);
-    if (!m?.[1] || m[2] === undefined) continue;
-    if (/[=\n\r\0]/.test(m[2]))
-      throw new GitError('This repository names a filter or merge driver git cannot be told to skip.');
-    if (m[1] === 'filter')
-      for (const k of ['clean=', 'smudge=', 'process=', 'required=false']) out.add(`filter.${m[2]}.${k}`);
-    else out.add(`merge.${m[2]}.driver=`);
-  }
-  return [...out];
+  const out = driverOverrides(r.stdout, ['filter', 'merge']);
+  if (out === null)
+    throw new GitError('This repository names a filter or merge driver git cannot be told to skip.');
+  return out;
 }
 
 export class GitError extends Error {
@@ -108,7 +100,7 @@ export async function git(cwd: string, args: string[], o: { identity?: boolean }
     const ident = await exec(cwd, ['var', 'GIT_COMMITTER_IDENT'], env);
     if (ident.code !== 0) env = { ...env, ...FALLBACK_IDENTITY };
   }
-  const drivers = await driverOverrides(cwd, env);
+  const drivers = await repoDriverOverrides(cwd, env);
   const config = [...BASE_OVERRIDES, ...drivers].flatMap((c) => ['-c', c]);
   return exec(cwd, ['--no-pager', ...config, ...args], env);
 }
