@@ -1,6 +1,9 @@
 import { spawn } from 'node:child_process';
 import { devNull } from 'node:os';
 import { driverOverrides, FIXED_OVERRIDES, gitEnv } from '../../harness/context/git-status';
+import { FALLBACK_IDENTITY, type GitResult, GitError, stdoutOrThrow } from '../git-commands';
+
+export { firstLine, GitError, type GitResult } from '../git-commands';
 
 /**
  * git for the Changes view, hardened as the prompt's git snapshot is (harness/context/git-status.ts)
@@ -10,12 +13,6 @@ import { driverOverrides, FIXED_OVERRIDES, gitEnv } from '../../harness/context/
  * prompt or askpass, absolute PATH entries only, hooks to /dev/null, every filter driver emptied,
  * pathspecs taken literally (a file named `*` or `:(glob)x` is that file).
  */
-
-export interface GitResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 const TIMEOUT_MS = 30_000;
 /** A 10,000-line diff is well under this; past it the output is cut (see `truncated`). */
@@ -93,21 +90,6 @@ async function filterOverrides(cwd: string, env: NodeJS.ProcessEnv): Promise<str
   return driverOverrides(r.stdout, ['filter']);
 }
 
-export class GitError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'GitError';
-  }
-}
-
-/** An identity for commits when the person has none configured. */
-const FALLBACK_IDENTITY = {
-  GIT_AUTHOR_NAME: 'Carapace',
-  GIT_AUTHOR_EMAIL: 'carapace@localhost',
-  GIT_COMMITTER_NAME: 'Carapace',
-  GIT_COMMITTER_EMAIL: 'carapace@localhost',
-};
-
 export interface GitOptions {
   /** Written to git's stdin (a patch, a commit message). */
   input?: string;
@@ -138,21 +120,7 @@ export async function git(
   return exec(cwd, ['--no-pager', ...config, ...args], env, o.input);
 }
 
-export function firstLine(text: string): string {
-  return (
-    text
-      .split('\n')
-      .map((l) => l.trim())
-      .find((l) => l !== '') ?? ''
-  );
-}
-
 /** Runs git and returns stdout, or throws a GitError with git's own first line of complaint. */
 export async function gitOk(cwd: string, args: string[], what: string, o: GitOptions = {}): Promise<string> {
-  const r = await git(cwd, args, o);
-  if (r.code !== 0)
-    throw new GitError(
-      `${what}: ${firstLine(r.stderr) || firstLine(r.stdout) || `git exited ${String(r.code)}`}`,
-    );
-  return r.stdout;
+  return stdoutOrThrow(await git(cwd, args, o), what);
 }

@@ -1,6 +1,9 @@
 import { execFile } from 'node:child_process';
 import { devNull } from 'node:os';
 import { driverOverrides, FIXED_OVERRIDES, gitEnv } from '../../harness/context/git-status';
+import { FALLBACK_IDENTITY, type GitResult, firstLine, GitError, stdoutOrThrow } from '../git-commands';
+
+export { firstLine, GitError, type GitResult } from '../git-commands';
 
 /**
  * git for worktrees, hardened as the prompt's git snapshot is (harness/context/git-status.ts): no
@@ -9,12 +12,6 @@ import { driverOverrides, FIXED_OVERRIDES, gitEnv } from '../../harness/context/
  * hooks go to /dev/null (a post-checkout hook would run on `worktree add`), every filter and merge
  * driver the config names is emptied, and fetch uses plain ssh and never the `ext::` transport.
  */
-
-export interface GitResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 const TIMEOUT_MS = 60_000;
 
@@ -67,30 +64,6 @@ async function repoDriverOverrides(cwd: string, env: NodeJS.ProcessEnv): Promise
   return out;
 }
 
-export class GitError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'GitError';
-  }
-}
-
-export function firstLine(text: string): string {
-  return (
-    text
-      .split('\n')
-      .map((l) => l.trim())
-      .find((l) => l !== '') ?? ''
-  );
-}
-
-/** An identity for commits Carapace makes when the person has none configured. */
-const FALLBACK_IDENTITY = {
-  GIT_AUTHOR_NAME: 'Carapace',
-  GIT_AUTHOR_EMAIL: 'carapace@localhost',
-  GIT_COMMITTER_NAME: 'Carapace',
-  GIT_COMMITTER_EMAIL: 'carapace@localhost',
-};
-
 /** Runs git in `cwd` with the hardening above; never throws for a non-zero exit (see `code`). */
 export async function git(cwd: string, args: string[], o: { identity?: boolean } = {}): Promise<GitResult> {
   let env = gitEnv();
@@ -112,10 +85,5 @@ export async function gitOk(
   what: string,
   o: { identity?: boolean } = {},
 ): Promise<string> {
-  const r = await git(cwd, args, o);
-  if (r.code !== 0)
-    throw new GitError(
-      `${what}: ${firstLine(r.stderr) || firstLine(r.stdout) || `git exited ${String(r.code)}`}`,
-    );
-  return r.stdout;
+  return stdoutOrThrow(await git(cwd, args, o), what);
 }
