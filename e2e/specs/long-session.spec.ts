@@ -78,22 +78,26 @@ test('a long session let go while out of view is fetched again when its tab is s
     await page.goto(serve.url);
     const tabs = page.getByRole('tablist').getByRole('tab');
     await expect(tabs).toHaveCount(7);
-    const lastRow = page.getByRole('tabpanel').getByText('End of message 4999.', { exact: true });
+    // Every session ends with the same row: look for it in the panel of the session just shown, so
+    // the check waits for that session's transcript and not the one shown before it.
+    const lastRowOf = (i: number) =>
+      page.locator(`#panel-${seeded[i]?.id ?? ''}`).getByText('End of message 4999.', { exact: true });
     for (let i = 0; i < 7; i++) {
       await tabs.nth(i).click();
-      await expect(lastRow).toBeVisible({ timeout: 30_000 });
+      await expect(lastRowOf(i)).toBeVisible({ timeout: 30_000 });
     }
     // The first was the least recently shown: its transcript was let go, and showing it fetches it.
     const first = seeded[0]?.id ?? '';
     const before = fetched.filter((id) => id === first).length;
     await tabs.nth(0).click();
-    await expect(lastRow).toBeVisible({ timeout: 30_000 });
-    expect(fetched.filter((id) => id === first).length).toBeGreaterThan(before);
+    await expect(lastRowOf(0)).toBeVisible({ timeout: 30_000 });
+    // Seen through the browser's websocket events, which reach the test on their own schedule.
+    await expect.poll(() => fetched.filter((id) => id === first).length).toBeGreaterThan(before);
     // The last shown (still kept) comes back without a fetch.
     const last = seeded[6]?.id ?? '';
     const lastBefore = fetched.filter((id) => id === last).length;
     await tabs.nth(6).click();
-    await expect(lastRow).toBeVisible();
+    await expect(lastRowOf(6)).toBeVisible();
     expect(fetched.filter((id) => id === last).length).toBe(lastBefore);
   } finally {
     await serve.stop();
