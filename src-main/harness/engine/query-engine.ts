@@ -319,7 +319,6 @@ export class QueryEngine {
     this.options.gate = gate;
   }
 
-  /** Writes a line that is not an item (title, mode) to the session's transcript. */
   /**
    * Takes a message and everything after it out of this idle session's conversation (a rewind);
    * `line` is the rewind's `cut` line, written here so the file says the same.
@@ -329,6 +328,7 @@ export class QueryEngine {
     if (!this.conversation.cut(line)) throw new Error('That message is not in this session any more.');
   }
 
+  /** Writes a line that is not an item (title, mode) to the session's transcript. */
   appendLine(line: TranscriptLine): void {
     this.conversation.appendLine(line);
   }
