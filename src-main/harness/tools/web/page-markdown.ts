@@ -1,15 +1,20 @@
-import TurndownService from 'turndown';
+import { createRequire } from 'node:module';
+import type TurndownService from 'turndown';
 import type { FetchedPage } from './fetch-page';
 import { MAX_HTML_CHARS, prepareHtml } from './html-prepare';
 
 /** What the small model gets of a page at most; a longer page is cut here, with a note saying so. */
 export const MAX_MARKDOWN_CHARS = 100_000;
 
+// turndown (and the DOM parser under it) loads on the first page fetched, not with every session:
+// most runs never fetch a page, and loading it cost every `carapace -p` start about 35 ms.
+const nodeRequire = createRequire(import.meta.url);
 let turndown: TurndownService | null = null;
 
 function converter(): TurndownService {
   if (turndown) return turndown;
-  turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
+  const Turndown = nodeRequire('turndown') as typeof TurndownService;
+  turndown = new Turndown({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
   // What a reader never sees: scripts, styles and embedded documents are not page content.
   turndown.remove(['script', 'style', 'noscript', 'iframe', 'template', 'head', 'canvas', 'object', 'embed']);
   turndown.remove((node) => node.nodeName.toLowerCase() === 'svg');
