@@ -106,45 +106,30 @@ export function McpAddForm({
         <span />
         {transport === 'stdio' ? (
           <>
-            <label className="settings-label" htmlFor="mcp-add-command">
-              Command
-            </label>
-            <input
+            <PathField
               id="mcp-add-command"
-              className="settings-control settings-path"
+              label="Command"
               value={command}
               placeholder="npx"
-              onChange={(e) => setCommand(e.target.value)}
-              spellCheck={false}
+              onChange={setCommand}
             />
-            <span />
-            <label className="settings-label" htmlFor="mcp-add-args">
-              Arguments
-            </label>
-            <input
+            <PathField
               id="mcp-add-args"
-              className="settings-control settings-path"
+              label="Arguments"
               value={args}
               placeholder='-y @modelcontextprotocol/server-memory "a b"'
-              onChange={(e) => setArgs(e.target.value)}
-              spellCheck={false}
+              onChange={setArgs}
             />
-            <span />
           </>
         ) : (
           <>
-            <label className="settings-label" htmlFor="mcp-add-url">
-              Address
-            </label>
-            <input
+            <PathField
               id="mcp-add-url"
-              className="settings-control settings-path"
+              label="Address"
               value={url}
               placeholder="https://example.com/mcp"
-              onChange={(e) => setUrl(e.target.value)}
-              spellCheck={false}
+              onChange={setUrl}
             />
-            <span />
           </>
         )}
       </div>
@@ -157,5 +142,31 @@ export function McpAddForm({
         <button type="submit">Add server</button>
       </div>
     </form>
+  );
+}
+
+/** One labelled text field of the settings grid for a command, its arguments or an address. */
+function PathField(p: {
+  id: string;
+  label: string;
+  value: string;
+  placeholder: string;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <>
+      <label className="settings-label" htmlFor={p.id}>
+        {p.label}
+      </label>
+      <input
+        id={p.id}
+        className="settings-control settings-path"
+        value={p.value}
+        placeholder={p.placeholder}
+        onChange={(e) => p.onChange(e.target.value)}
+        spellCheck={false}
+      />
+      <span />
+    </>
   );
 }
