@@ -1,19 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { testEngine, text } from '../../test-support/engine';
+import { runGit as git } from '../../test-support/git';
 import { tempDir } from '../../test-support/temp';
-
-const ENV = {
-  ...process.env,
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_AUTHOR_NAME: 't',
-  GIT_AUTHOR_EMAIL: 't@t',
-  GIT_COMMITTER_NAME: 't',
-  GIT_COMMITTER_EMAIL: 't@t',
-};
-const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, env: ENV });
 
 type Body = { system?: unknown };
 const systemText = (body: Body | undefined) => JSON.stringify(body?.system ?? null);

@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { runGit } from '../../test-support/git';
+import { tempDir as makeTempDir } from '../../test-support/temp';
 import {
   driverOverrides,
   GIT_STATUS_LIMIT,
@@ -12,26 +13,8 @@ import {
   truncateStatus,
 } from './git-status';
 
-const dirs: string[] = [];
-function tempDir(): string {
-  const d = mkdtempSync(path.join(tmpdir(), 'carapace-git-'));
-  dirs.push(d);
-  return d;
-}
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-const ENV = {
-  ...process.env,
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_AUTHOR_NAME: 't',
-  GIT_AUTHOR_EMAIL: 't@t',
-  GIT_COMMITTER_NAME: 't',
-  GIT_COMMITTER_EMAIL: 't@t',
-};
-const run = (cwd: string, ...args: string[]) =>
-  execFileSync('git', args, { cwd, env: ENV, encoding: 'utf8' });
+const tempDir = () => makeTempDir('carapace-git-');
+const run = runGit;
 
 function repo(branch = 'main'): string {
   const d = tempDir();

@@ -1,39 +1,13 @@
-import { execFileSync } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { runGit } from '../../test-support/git';
+import { tempDir as makeTempDir } from '../../test-support/temp';
 import { ChangePath } from '@shared/ipc/contract/changes';
 import { ChangesService, sessionTargetFrom, type SessionTarget } from './changes-service';
 
-const dirs: string[] = [];
-function tempDir(): string {
-  const d = mkdtempSync(path.join(tmpdir(), 'carapace-changes-'));
-  dirs.push(d);
-  return d;
-}
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-const ENV = {
-  ...process.env,
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_AUTHOR_NAME: 't',
-  GIT_AUTHOR_EMAIL: 't@t',
-  GIT_COMMITTER_NAME: 't',
-  GIT_COMMITTER_EMAIL: 't@t',
-};
-const run = (cwd: string, ...args: string[]) =>
-  execFileSync('git', args, { cwd, env: ENV, encoding: 'utf8' });
+const tempDir = () => makeTempDir('carapace-changes-');
+const run = runGit;
 
 const TEN = Array.from({ length: 10 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
 const FAR = Array.from({ length: 40 }, (_, i) => `row ${i + 1}`).join('\n') + '\n';
