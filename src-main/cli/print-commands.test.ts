@@ -1,14 +1,12 @@
 import { existsSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { startScriptedApi } from '../devtools/scripted-api/server';
 import type { ScenarioInput } from '../devtools/scripted-api/scenario';
 import { text, toolUse } from '../test-support/engine';
 import { tempDir } from '../test-support/temp';
 import { TrustStore, trustFile, trustKey } from '../harness/permissions/trust';
-import { parsePrintArgs } from './print-args';
-import { runPrint } from './print-command';
+import { capturePrint } from '../test-support/print-run';
 
 /*
  * Custom slash commands through `carapace -p` against the scripted Messages API: what the recorded
@@ -40,15 +38,9 @@ async function setup(files: Record<string, string>, steps: StepInput[] = []) {
     ANTHROPIC_BASE_URL: api.url,
   };
   const run = async (prompt: string, ...argv: string[]) => {
-    const stdout = new PassThrough();
-    const stderr = new PassThrough();
-    let out = '';
-    let err = '';
-    stdout.on('data', (c: Buffer) => (out += c.toString()));
-    stderr.on('data', (c: Buffer) => (err += c.toString()));
-    const code = await runPrint(
-      parsePrintArgs(['-p', prompt, '--model', 'claude-sonnet-4-5', '--output-format', 'json', ...argv]),
-      { stdout, stderr, stdin: process.stdin, env, cwd: project },
+    const { code, out, err } = await capturePrint(
+      ['-p', prompt, '--model', 'claude-sonnet-4-5', '--output-format', 'json', ...argv],
+      { env, cwd: project },
     );
     return { code, result: out === '' ? null : (JSON.parse(out) as Record<string, unknown>), stderr: err };
   };

@@ -2,7 +2,6 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFi
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -11,8 +10,7 @@ import { startScriptedApi } from '../devtools/scripted-api/server';
 import type { ScenarioInput } from '../devtools/scripted-api/scenario';
 import { text, toolUse } from '../test-support/engine';
 import { tempDir } from '../test-support/temp';
-import { parsePrintArgs } from './print-args';
-import { runPrint } from './print-command';
+import { capturePrint } from '../test-support/print-run';
 
 /*
  * MCP servers through `carapace -p` against the scripted Messages API: a real stdio server (run with
@@ -45,15 +43,9 @@ async function setup(steps: StepInput[], extraEnv: Record<string, string> = {}) 
     ...extraEnv,
   };
   const run = async (argv: string[]) => {
-    const stdout = new PassThrough();
-    const stderr = new PassThrough();
-    let out = '';
-    let err = '';
-    stdout.on('data', (c: Buffer) => (out += c.toString()));
-    stderr.on('data', (c: Buffer) => (err += c.toString()));
-    const code = await runPrint(
-      parsePrintArgs([...argv, '--model', 'claude-sonnet-4-5', '--output-format', 'stream-json']),
-      { stdout, stderr, stdin: process.stdin, env, cwd: project },
+    const { code, out, err } = await capturePrint(
+      [...argv, '--model', 'claude-sonnet-4-5', '--output-format', 'stream-json'],
+      { env, cwd: project },
     );
     const lines = out
       .split('\n')

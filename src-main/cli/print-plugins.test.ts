@@ -1,6 +1,5 @@
 import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { RecordedRequest } from '../devtools/scripted-api/request';
 import { scenarioResponder } from '../devtools/scripted-api/responder';
@@ -9,8 +8,7 @@ import { startScriptedApi } from '../devtools/scripted-api/server';
 import { installPlugin, setPluginEnabled } from '../harness/plugins/registry';
 import { text, toolUse } from '../test-support/engine';
 import { tempDir } from '../test-support/temp';
-import { parsePrintArgs } from './print-args';
-import { runPrint } from './print-command';
+import { capturePrint } from '../test-support/print-run';
 
 /*
  * Plugins through `carapace -p` against the scripted Messages API: an installed, enabled plugin's
@@ -35,15 +33,9 @@ async function setup(steps: ScenarioInput['steps'] = []) {
     ANTHROPIC_BASE_URL: api.url,
   };
   const run = async (prompt: string, extra: string[] = []) => {
-    const stdout = new PassThrough();
-    const stderr = new PassThrough();
-    let out = '';
-    let err = '';
-    stdout.on('data', (c: Buffer) => (out += c.toString()));
-    stderr.on('data', (c: Buffer) => (err += c.toString()));
-    const code = await runPrint(
-      parsePrintArgs(['-p', prompt, ...extra, '--model', 'claude-sonnet-4-5', '--output-format', 'json']),
-      { stdout, stderr, stdin: process.stdin, env, cwd: project },
+    const { code, out, err } = await capturePrint(
+      ['-p', prompt, ...extra, '--model', 'claude-sonnet-4-5', '--output-format', 'json'],
+      { env, cwd: project },
     );
     return { code, out, stderr: err };
   };

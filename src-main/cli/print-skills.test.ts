@@ -1,6 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { RecordedRequest } from '../devtools/scripted-api/request';
 import { contentText, lastUserText } from '../devtools/scripted-api/request';
@@ -9,9 +8,8 @@ import { parseScenario, type ScenarioInput } from '../devtools/scripted-api/scen
 import { startScriptedApi, type ScriptedApi } from '../devtools/scripted-api/server';
 import { text, toolUse } from '../test-support/engine';
 import { tempDir } from '../test-support/temp';
-import { parsePrintArgs } from './print-args';
 import { installPlugin, setPluginEnabled } from '../harness/plugins/registry';
-import { runPrint } from './print-command';
+import { capturePrint } from '../test-support/print-run';
 
 /*
  * Skills through `carapace -p` against the scripted Messages API: a skill is offered by name and
@@ -45,15 +43,9 @@ async function setup(steps: Steps, watch?: (request: RecordedRequest, api: Scrip
     ANTHROPIC_BASE_URL: server.url,
   };
   const run = async (prompt: string) => {
-    const stdout = new PassThrough();
-    const stderr = new PassThrough();
-    let out = '';
-    let err = '';
-    stdout.on('data', (c: Buffer) => (out += c.toString()));
-    stderr.on('data', (c: Buffer) => (err += c.toString()));
-    const code = await runPrint(
-      parsePrintArgs(['-p', prompt, '--model', 'claude-sonnet-4-5', '--output-format', 'json']),
-      { stdout, stderr, stdin: process.stdin, env, cwd: project },
+    const { code, out, err } = await capturePrint(
+      ['-p', prompt, '--model', 'claude-sonnet-4-5', '--output-format', 'json'],
+      { env, cwd: project },
     );
     return { code, result: JSON.parse(out) as Record<string, unknown>, stderr: err };
   };

@@ -1,13 +1,11 @@
 import { realpathSync } from 'node:fs';
-import { PassThrough } from 'node:stream';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { startScriptedApi } from '../devtools/scripted-api/server';
 import type { ScenarioInput } from '../devtools/scripted-api/scenario';
 import { text, toolUse } from '../test-support/engine';
 import { tempDir } from '../test-support/temp';
 import { page, redirect, startWebSite } from '../test-support/web-site';
-import { parsePrintArgs } from './print-args';
-import { runPrint } from './print-command';
+import { capturePrint } from '../test-support/print-run';
 
 /*
  * WebFetch and WebSearch through `carapace -p` against the scripted Messages API, the pages served by
@@ -45,12 +43,9 @@ async function setup(steps: StepInput[]) {
     ANTHROPIC_BASE_URL: api.url,
   };
   const run = async (argv: string[]) => {
-    const stdout = new PassThrough();
-    let out = '';
-    stdout.on('data', (c: Buffer) => (out += c.toString()));
-    const code = await runPrint(
-      parsePrintArgs([...argv, '--model', 'claude-sonnet-4-5', '--output-format', 'json']),
-      { stdout, stderr: new PassThrough(), stdin: process.stdin, env, cwd: project },
+    const { code, out } = await capturePrint(
+      [...argv, '--model', 'claude-sonnet-4-5', '--output-format', 'json'],
+      { env, cwd: project },
     );
     return { code, result: JSON.parse(out) as PrintResult };
   };
