@@ -7,7 +7,7 @@ import { connectServer, DEFAULT_MCP_TIMEOUT_MS } from './connect';
 import { MAX_DESCRIPTION_CHARS, mcpTool, resourceTools, toolTimeoutMs } from './mcp-tools';
 import { MAX_TOOL_NAME, mcpToolName, normalizeServerName } from './names';
 import { mcpOutputLimit } from './result';
-import type { McpManager, McpManagerOptions, McpServerStatus, McpToolInfo } from './types';
+import type { McpManager, McpManagerOptions, McpScope, McpServerStatus, McpToolInfo } from './types';
 
 export type { McpManager, McpManagerOptions, McpServerStatus } from './types';
 
@@ -27,6 +27,8 @@ export const MAX_SERVER_TOOLS = 200;
  */
 const quoted = (name: string) => JSON.stringify(spellHidden(name.slice(0, 80)));
 export const MAX_SERVER_SCHEMA_CHARS = 400_000;
+/** Which scope keeps a shared tool prefix: the lower, the more the person's own word. */
+const PREFIX_RANK: Record<McpScope, number> = { cli: 0, local: 1, user: 2, plugin: 3, project: 4 };
 /** How many of a server's stderr lines are kept for `logs`. */
 const LOG_LINES = 200;
 
@@ -110,7 +112,15 @@ export function createMcpManager(
       loaded.servers.push(...fromPlugins.servers.filter((s) => !taken.has(s.name)));
     }
     for (const p of loaded.problems) o.onProblem?.(p);
-    const prefixes = new Map<string, string>();
+    // Who keeps a tool prefix two names share (`github` and `github.` are both `mcp__github__…`):
+    // the person's own servers first, a repository's last. Claimed in list order, a `.mcp.json`
+    // server (listed before the user's) took the prefix, knocked the person's server out, and once
+    // approved had its tools fall under the person's `mcp__github` rules.
+    const owners = new Map<string, string>();
+    for (const entry of [...loaded.servers].sort((a, b) => PREFIX_RANK[a.scope] - PREFIX_RANK[b.scope])) {
+      const prefix = normalizeServerName(entry.name);
+      if (prefix !== '' && !owners.has(prefix)) owners.set(prefix, entry.name);
+    }
     for (const entry of loaded.servers) {
       const toolPrefix = normalizeServerName(entry.name);
       const status: McpServerStatus = {
@@ -122,7 +132,8 @@ export function createMcpManager(
         resources: 0,
         ...(entry.configFile !== undefined ? { configFile: entry.configFile } : {}),
       };
-      const clash = prefixes.get(toolPrefix);
+      const owner = owners.get(toolPrefix);
+      const clash = owner !== undefined && owner !== entry.name ? owner : undefined;
       if (toolPrefix === '') {
         status.state = 'failed';
         status.error = 'the name has no letters or digits to name its tools by';
@@ -132,7 +143,6 @@ export function createMcpManager(
       } else if (o.disabledServer?.(entry.name, entry.scope) === true) status.state = 'disabled';
       else if (entry.scope === 'project' && !o.approveProjectServer(entry.name))
         status.state = 'needs-approval';
-      if (toolPrefix !== '' && clash === undefined) prefixes.set(toolPrefix, entry.name);
       if (status.error) o.onProblem?.(`MCP server "${entry.name}": ${status.error}`);
       servers.set(entry.name, {
         entry,
