@@ -267,7 +267,7 @@ export class ChangesService {
     const h = parsed.hunks[index];
     if (!h || h.header !== header)
       throw new AppError('CONFLICT', 'The file changed since its diff was shown; refresh and try again.');
-    return { patch: parsed.header + h.patch, file: f };
+    return { patch: h.patch, file: f };
   }
 
   async stageFile(sessionId: string, p: string): Promise<{ staged: true }> {

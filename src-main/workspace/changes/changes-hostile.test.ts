@@ -1,0 +1,78 @@
+import { lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runGit as run } from '../../test-support/git';
+import { tempDir } from '../../test-support/temp';
+import { ChangesService } from './changes-service';
+
+const FAR = Array.from({ length: 40 }, (_, i) => `row ${i + 1}`).join('\n') + '\n';
+
+function repo(): string {
+  const d = tempDir('carapace-changes-hostile-');
+  run(d, 'init', '-q', '-b', 'main');
+  writeFileSync(path.join(d, 'far.txt'), FAR);
+  mkdirSync(path.join(d, 'docs'));
+  writeFileSync(path.join(d, 'docs', 'guide.txt'), FAR);
+  run(d, 'add', '.');
+  run(d, 'commit', '-q', '-m', 'first');
+  return d;
+}
+
+const service = (root: string) =>
+  new ChangesService({ target: () => ({ root, worktree: null }), openPath: null });
+
+describe('the Changes view against a hostile working tree', () => {
+  it('a file replaced by a link out of the project: two hunks, no header lines shown as rows, the outside file never written', async () => {
+    const d = repo();
+    const outside = tempDir('carapace-changes-outside-');
+    const victim = path.join(outside, 'victim.txt');
+    writeFileSync(victim, 'precious\n');
+    rmSync(path.join(d, 'far.txt'));
+    symlinkSync(victim, path.join(d, 'far.txt'));
+    const s = service(d);
+    const diff = await s.diff('s1', 'far.txt');
+    // git writes a type change as a deletion and an addition, each with its own header: the second
+    // header's `--- /dev/null` and `+++ b/far.txt` were shown as a removed and an added line.
+    expect(diff).toMatchObject({ status: 'typechange', symlink: true });
+    expect(diff.hunks.map((h) => h.header)).toEqual(['@@ -1,40 +0,0 @@', '@@ -0,0 +1 @@']);
+    expect(diff.hunks[0]?.lines).toHaveLength(40);
+    expect(diff.hunks[0]?.lines.every((l) => l.kind === 'del' && l.text.startsWith('row '))).toBe(true);
+    expect(diff.hunks[1]?.lines).toEqual([{ kind: 'add', oldLine: null, newLine: 1, text: victim }]);
+    // Putting the file back first is git's refusal (the link is still there), nothing written.
+    await expect(s.discardHunk('s1', 'far.txt', 0, diff.hunks[0]?.header ?? '')).rejects.toMatchObject({
+      code: 'CONFLICT',
+    });
+    // Discarding the link's hunk removes the link (not what it points at), then the file comes back.
+    await s.discardHunk('s1', 'far.txt', 1, diff.hunks[1]?.header ?? '');
+    expect(() => lstatSync(path.join(d, 'far.txt'))).toThrow();
+    const again = await s.diff('s1', 'far.txt');
+    await s.discardHunk('s1', 'far.txt', 0, again.hunks[0]?.header ?? '');
+    expect(lstatSync(path.join(d, 'far.txt')).isFile()).toBe(true);
+    expect(readFileSync(path.join(d, 'far.txt'), 'utf8')).toBe(FAR);
+    expect(readFileSync(victim, 'utf8')).toBe('precious\n');
+    expect((await s.list('s1')).files).toEqual([]);
+  });
+
+  it('a folder replaced by a link out of the project: its files cannot be discarded or staged through the link', async () => {
+    const d = repo();
+    const outside = tempDir('carapace-changes-outside-');
+    const victim = path.join(outside, 'guide.txt');
+    writeFileSync(victim, FAR.replace('row 2\n', 'row two\n'));
+    rmSync(path.join(d, 'docs'), { recursive: true });
+    symlinkSync(outside, path.join(d, 'docs'));
+    const s = service(d);
+    const listed = (await s.list('s1')).files.map((f) => [f.path, f.status, f.symlink]);
+    expect(listed).toEqual([
+      ['docs', 'untracked', true],
+      ['docs/guide.txt', 'deleted', false],
+    ]);
+    const diff = await s.diff('s1', 'docs/guide.txt');
+    await expect(s.discardHunk('s1', 'docs/guide.txt', 0, diff.hunks[0]?.header ?? '')).rejects.toMatchObject(
+      { code: 'CONFLICT', message: expect.stringMatching(/beyond a symbolic link/) },
+    );
+    await expect(s.discardHunk('s1', 'docs', 0, '@@ -0,0 +1,1 @@')).rejects.toMatchObject({
+      code: 'CONFLICT',
+    });
+    expect(readFileSync(victim, 'utf8')).toBe(FAR.replace('row 2\n', 'row two\n'));
+  });
+});
