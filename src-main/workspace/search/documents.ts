@@ -35,6 +35,18 @@ export interface LineState {
   firstPrompt: string | null;
   sessionId: string | null;
   projectPath: string | null;
+  /** A sub-agent's or teammate's transcript: who it is (its `session` line says). */
+  agent?: AgentIdentity | null | undefined;
+}
+
+/** The `agent` of a sub-agent's or teammate's `session` line (harness/session/transcript-file.ts). */
+export interface AgentIdentity {
+  agentId: string;
+  parentId: string | null;
+  agentType: string;
+  name: string;
+  /** The Agent call in its parent's transcript that started it; null for a teammate. */
+  toolUseId: string | null;
 }
 
 export const emptyLineState = (): LineState => ({
@@ -43,7 +55,23 @@ export const emptyLineState = (): LineState => ({
   firstPrompt: null,
   sessionId: null,
   projectPath: null,
+  agent: null,
 });
+
+const strOrNull = (v: unknown): string | null | undefined =>
+  typeof v === 'string' ? v : v === null ? null : undefined;
+
+/** The agent a `session` line names, or null when it names none or one of the wrong shape. */
+function agentOfLine(v: unknown): AgentIdentity | null {
+  if (typeof v !== 'object' || v === null) return null;
+  const a = v as Record<string, unknown>;
+  const parentId = strOrNull(a['parentId']);
+  const toolUseId = strOrNull(a['toolUseId']);
+  const { agentId, agentType, name } = a;
+  if (typeof agentId !== 'string' || typeof agentType !== 'string' || typeof name !== 'string') return null;
+  if (parentId === undefined || toolUseId === undefined) return null;
+  return { agentId, parentId, agentType, name: name.slice(0, 200), toolUseId };
+}
 
 function clip(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
@@ -165,6 +193,7 @@ export function docsOfLine(line: string, state: LineState): SearchDoc[] {
       if (typeof o['model'] === 'string') state.model = o['model'];
       if (typeof o['sessionId'] === 'string') state.sessionId = o['sessionId'];
       if (typeof o['projectPath'] === 'string') state.projectPath = o['projectPath'];
+      if (o['agent'] !== undefined) state.agent = agentOfLine(o['agent']);
       return [];
     case 'model':
       if (typeof o['model'] === 'string') state.model = o['model'];

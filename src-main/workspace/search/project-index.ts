@@ -3,6 +3,7 @@ import {
   constants,
   type Dirent,
   fstatSync,
+  lstatSync,
   openSync,
   readdirSync,
   readSync,
@@ -18,7 +19,14 @@ import MiniSearch, { type AsPlainObject } from 'minisearch';
 import { z } from 'zod';
 import { errnoCode } from '../../platform/errors';
 import { fromColumns, type IndexedDoc, toColumns } from './doc-columns';
-import { docsOfLine, emptyLineState, MAX_LINE_BYTES, type LineState, type SearchDoc } from './documents';
+import {
+  type AgentIdentity,
+  docsOfLine,
+  emptyLineState,
+  MAX_LINE_BYTES,
+  type LineState,
+  type SearchDoc,
+} from './documents';
 
 /**
  * The full-text index of one project's sessions, kept beside their transcripts in
@@ -28,10 +36,16 @@ import { docsOfLine, emptyLineState, MAX_LINE_BYTES, type LineState, type Search
  * Kept up to date by file size, mtime and inode: a transcript that only grew is read from where the
  * index stopped (only the appended bytes); one that shrank, was replaced or rewritten is read again.
  * A line that is not JSON is skipped and counted. Symbolic links are never followed.
+ *
+ * Sub-agents' and teammates' transcripts (`<session>/subagents/agent-….jsonl`, beside the session's
+ * own) are indexed the same way, under their relative path; a hit in one belongs to its session and
+ * is shown only while the Agent call that started it (and its ancestors') is still in the
+ * conversation: a rewind that took the call out takes the sub-agent's work with it.
  */
 
 export const SEARCH_INDEX_FILE = 'search-index.json';
-export const SEARCH_INDEX_VERSION = 2;
+/** 3: sub-agents' and teammates' transcripts are indexed too (an index of 2 lacks them: rebuilt). */
+export const SEARCH_INDEX_VERSION = 3;
 /** How long a refresh works before letting the process do something else (refreshAsync). */
 const YIELD_AFTER_MS = 12;
 
@@ -54,6 +68,16 @@ const FileEntry = z.object({
     firstPrompt: z.string().nullable(),
     sessionId: z.string().nullable(),
     projectPath: z.string().nullable(),
+    agent: z
+      .object({
+        agentId: z.string(),
+        parentId: z.string().nullable(),
+        agentType: z.string(),
+        name: z.string(),
+        toolUseId: z.string().nullable(),
+      })
+      .nullable()
+      .optional(),
   }),
 });
 type FileEntry = z.infer<typeof FileEntry>;
@@ -77,6 +101,38 @@ const MINISEARCH_OPTIONS = {
 };
 
 type Loaded = 'cache' | 'missing' | 'rebuilt';
+
+/** A session's own transcript, or a sub-agent's or teammate's in its folder (as the runtime names them). */
+const SESSION_FILE = /^[^/]+\.jsonl$/;
+const AGENT_FILE = /^agent-[\w-]+\.jsonl$/;
+const isIndexedName = (name: string): boolean => {
+  if (SESSION_FILE.test(name)) return true;
+  const [session, sub, file, ...rest] = name.split('/');
+  return (
+    rest.length === 0 &&
+    session !== undefined &&
+    session !== '' &&
+    session !== '.' &&
+    session !== '..' &&
+    sub === 'subagents' &&
+    file !== undefined &&
+    AGENT_FILE.test(file)
+  );
+};
+
+/** Where a hit in a sub-agent's or teammate's transcript belongs. */
+export interface AgentOrigin {
+  agentId: string;
+  name: string;
+  agentType: string;
+  /** The session's own transcript file. */
+  sessionFile: string;
+  /**
+   * The Agent call in the session's own transcript under which this agent's work shows (its own
+   * call, or its top ancestor's): null for a teammate (and for the agents a teammate started).
+   */
+  call: { itemId: string; toolUseId: string } | null;
+}
 
 interface Checked {
   docs: Map<number, IndexedDoc>;
@@ -102,6 +158,8 @@ export class ProjectSearchIndex {
   private nextId = 0;
   private dirty = false;
   private modelList: string[] | null = null;
+  /** Per transcript: its tool calls still in the conversation (call id → message id), made when asked. */
+  private calls = new Map<string, Map<string, string>>();
   /** Transcript bytes read since this index was made (tests check that growth reads only what grew). */
   bytesRead = 0;
   private saveTimer: ReturnType<typeof setTimeout> | null = null;
@@ -164,6 +222,60 @@ export class ProjectSearchIndex {
     };
   }
 
+  /**
+   * Who wrote a sub-agent's or teammate's transcript and where its work shows in its session; null
+   * for a session's own transcript, and for one whose work is not in the conversation any more (a
+   * rewind took out the call that started it or an ancestor's), whose header is missing or names
+   * another agent, or whose parents loop.
+   */
+  origin(file: string): AgentOrigin | null {
+    const slash = file.indexOf('/');
+    if (slash < 0) return null;
+    const sid = file.slice(0, slash);
+    const sessionFile = `${sid}.jsonl`;
+    if (!this.files.has(sessionFile)) return null;
+    const me = this.agentIn(file);
+    if (!me) return null;
+    const seen = new Set<string>();
+    let cur: AgentIdentity = me;
+    for (;;) {
+      if (seen.has(cur.agentId)) return null;
+      seen.add(cur.agentId);
+      const base = { agentId: me.agentId, name: me.name, agentType: me.agentType, sessionFile };
+      // A teammate: started by the team, not by a call; its work is in the team view.
+      if (cur.toolUseId === null) return { ...base, call: null };
+      const parentFile =
+        cur.parentId === null || cur.parentId === sid
+          ? sessionFile
+          : `${sid}/subagents/${cur.parentId}.jsonl`;
+      const itemId = this.callsOf(parentFile).get(cur.toolUseId);
+      if (itemId === undefined) return null;
+      if (parentFile === sessionFile) return { ...base, call: { itemId, toolUseId: cur.toolUseId } };
+      const parent = this.agentIn(parentFile);
+      if (!parent) return null;
+      cur = parent;
+    }
+  }
+
+  /** The agent a sub-agent transcript's header names, when it is the one its file name says. */
+  private agentIn(file: string): AgentIdentity | null {
+    const agent = this.files.get(file)?.state.agent ?? null;
+    return agent && `${agent.agentId}.jsonl` === file.slice(file.lastIndexOf('/') + 1) ? agent : null;
+  }
+
+  private callsOf(file: string): Map<string, string> {
+    let calls = this.calls.get(file);
+    if (!calls) {
+      calls = new Map();
+      for (const id of this.byFile.get(file) ?? []) {
+        const d = this.docs.get(id);
+        if (d?.kind === 'tool_call' && d.toolUseId !== null) calls.set(d.toolUseId, d.itemId);
+      }
+      this.calls.set(file, calls);
+    }
+    return calls;
+  }
+
   /** MiniSearch's answer over this project, best first. */
   query(
     text: string,
@@ -176,7 +288,7 @@ export class ProjectSearchIndex {
       prefix: (_term, i, terms) => i === terms.length - 1,
       filter: (r) => {
         const d = this.docs.get(r.id as number);
-        return d !== undefined && filter(d);
+        return d !== undefined && filter(d) && (!d.file.includes('/') || this.origin(d.file) !== null);
       },
     });
     for (const h of hits) {
@@ -238,11 +350,15 @@ export class ProjectSearchIndex {
     }
     const seen = new Set<string>();
     let changed = false;
+    const names: string[] = [];
     for (const e of entries) {
-      // A linked transcript could lead anywhere: never followed.
-      if (!e.name.endsWith('.jsonl') || !e.isFile()) continue;
-      seen.add(e.name);
-      if (this.refreshFile(e.name)) {
+      // A linked transcript or folder could lead anywhere: never followed.
+      if (e.name.endsWith('.jsonl') && e.isFile()) names.push(e.name);
+      else if (e.isDirectory()) names.push(...agentTranscripts(this.dir, e.name));
+    }
+    for (const name of names) {
+      seen.add(name);
+      if (this.refreshFile(name)) {
         changed = true;
         this.modelList = null;
       }
@@ -381,6 +497,7 @@ export class ProjectSearchIndex {
       ids.push(d.id);
     }
     this.byFile.set(name, ids);
+    this.calls.delete(name);
     this.search.addAll(docs);
   }
 
@@ -404,6 +521,7 @@ export class ProjectSearchIndex {
       }
     }
     this.byFile.set(name, kept);
+    this.calls.delete(name);
     this.dirty = true;
   }
 
@@ -415,6 +533,7 @@ export class ProjectSearchIndex {
       this.docs.delete(id);
     }
     this.byFile.delete(name);
+    this.calls.delete(name);
     this.files.delete(name);
   }
 
@@ -422,6 +541,7 @@ export class ProjectSearchIndex {
     this.files = new Map();
     this.docs = new Map();
     this.byFile = new Map();
+    this.calls = new Map();
     this.nextId = 0;
     this.search = new MiniSearch<IndexedDoc>(MINISEARCH_OPTIONS);
     this.dirty = true;
@@ -483,7 +603,7 @@ export class ProjectSearchIndex {
         byFile.set(d.file, list);
       }
       for (const [name, f] of Object.entries(c.files))
-        if (f.offset > f.size || !name.endsWith('.jsonl')) return null;
+        if (f.offset > f.size || !isIndexedName(name)) return null;
       return { docs, byFile, files: c.files, nextId: c.nextId, index: c.index as unknown as AsPlainObject };
     } catch {
       // Not JSON: rebuilt.
@@ -498,6 +618,7 @@ export class ProjectSearchIndex {
     this.files = new Map(Object.entries(c.files));
     this.docs = c.docs;
     this.byFile = c.byFile;
+    this.calls = new Map();
     this.search = search;
     this.nextId = c.nextId;
     return 'cache';
@@ -537,6 +658,25 @@ function rewindCut(line: string): string | null {
   if (typeof o !== 'object' || o === null) return null;
   const r = o as Record<string, unknown>;
   return r['type'] === 'cut' && typeof r['fromItemId'] === 'string' ? r['fromItemId'] : null;
+}
+
+/**
+ * The sub-agents' and teammates' transcripts of one session folder, as `<session>/subagents/<file>`.
+ * The `subagents` folder is looked at, not followed: a link there (or a file of another name) is
+ * passed over.
+ */
+function agentTranscripts(dir: string, session: string): string[] {
+  const folder = path.join(dir, session, 'subagents');
+  let entries: Dirent[];
+  try {
+    if (!lstatSync(folder).isDirectory()) return [];
+    entries = readdirSync(folder, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  return entries
+    .filter((e) => e.isFile() && AGENT_FILE.test(e.name))
+    .map((e) => `${session}/subagents/${e.name}`);
 }
 
 function removeStaleTemporaries(dir: string): void {

@@ -69,16 +69,29 @@ export class SearchService {
     found.sort((a, b) => Number(b.exact) - Number(a.exact) || b.score - a.score || b.doc.at - a.doc.at);
     const hits: SearchHit[] = [];
     for (const f of found.slice(0, q.limit ?? DEFAULT_LIMIT)) {
-      const s = f.index.session(f.doc.file);
+      // A sub-agent's piece belongs to its session: shown there, under the call that started it.
+      const origin = f.index.origin(f.doc.file);
+      const sessionFile = origin?.sessionFile ?? f.doc.file;
+      const s = f.index.session(sessionFile);
       const projectPath = s?.projectPath ?? null;
       hits.push({
         projectId: f.projectId,
         projectPath,
         projectName: projectPath ? path.basename(projectPath) || projectPath : f.projectId,
-        sessionId: s?.sessionId ?? path.basename(f.doc.file, '.jsonl'),
+        sessionId: s?.sessionId ?? path.basename(sessionFile, '.jsonl'),
         sessionTitle: s?.title ?? 'Untitled session',
-        itemId: f.doc.itemId,
-        toolUseId: f.doc.toolUseId,
+        itemId: origin?.call?.itemId ?? f.doc.itemId,
+        toolUseId: origin ? (origin.call?.toolUseId ?? null) : f.doc.toolUseId,
+        agent: origin
+          ? {
+              agentId: origin.agentId,
+              name: origin.name,
+              agentType: origin.agentType,
+              itemId: f.doc.itemId,
+              toolUseId: f.doc.toolUseId,
+              call: origin.call !== null,
+            }
+          : null,
         kind: f.doc.kind,
         at: new Date(f.doc.at).toISOString(),
         model: f.doc.model,

@@ -45,6 +45,21 @@ export const SearchHit = z.object({
   at: z.string(),
   model: z.string().nullable(),
   isError: z.boolean(),
+  /**
+   * A piece of a sub-agent's or teammate's work: who did it, and its own message. `itemId` and
+   * `toolUseId` above then point at the Agent call in the session's transcript that started it (or
+   * its top ancestor); a teammate's (`call` false) shows in the team view instead.
+   */
+  agent: z
+    .object({
+      agentId: z.string(),
+      name: z.string(),
+      agentType: z.string(),
+      itemId: z.string(),
+      toolUseId: z.string().nullable(),
+      call: z.boolean(),
+    })
+    .nullable(),
   snippet: z.object({
     text: z.string(),
     /** [start, end) character ranges of `text` where the query's words occur. */
