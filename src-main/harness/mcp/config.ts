@@ -1,5 +1,7 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
+import { realpathNearest } from '../../platform/real-path';
+import { isInside } from '../tools/paths';
 import { expandVars, isModelCredential } from './expand';
 import type { McpScope, McpTransportKind } from './types';
 
@@ -219,6 +221,18 @@ function fromFile(file: string, problems: string[]): Record<string, unknown> | n
   return read.value;
 }
 
+/**
+ * A project's `.mcp.json` that is a link leading out of the project (to another project's
+ * approved servers, or to any file, whose first characters a JSON error would quote) is the
+ * repository's word about a file it does not hold: not read, with a problem saying so.
+ */
+function leadsOut(file: string, projectRoot: string, problems: string[]): boolean {
+  const real = realpathNearest(file);
+  if (isInside(realpathNearest(projectRoot), real)) return false;
+  problems.push(`${file} is a link leading out of the project (to ${real}); its MCP servers are not loaded`);
+  return true;
+}
+
 /** `--mcp-config` takes a file or JSON text; text starting with `{` is JSON. */
 function cliEntries(value: string, s: ConfigSources, problems: string[]): ServerEntry[] {
   const trimmed = value.trim();
@@ -254,7 +268,7 @@ export function loadServerConfigs(s: ConfigSources): LoadedConfigs {
     const projects = user?.['projects'];
     const local = isObject(projects) ? projects[s.projectRoot] : undefined;
     const projectFile = path.join(s.projectRoot, PROJECT_MCP_FILE);
-    const project = fromFile(projectFile, problems);
+    const project = leadsOut(projectFile, s.projectRoot, problems) ? null : fromFile(projectFile, problems);
     layers.push(
       isObject(local)
         ? entriesOf(local['mcpServers'], 'local', `${userFile} (this project)`, userFile, s.env, problems)

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { tempDir } from '../../test-support/temp';
@@ -56,5 +56,52 @@ describe('hostile MCP configurations', () => {
       expect(() => readFileSync(calls('repo'))).toThrow();
       await manager.close();
     }
+  });
+});
+
+describe("a repository's .mcp.json that is a link", () => {
+  const load = async (projectRoot: string, homeDir: string) => {
+    const problems: string[] = [];
+    const manager = createMcpManager({
+      projectRoot,
+      homeDir,
+      env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin' },
+      approveProjectServer: () => true,
+      onProblem: (m) => problems.push(m),
+    });
+    onTestFinished(() => manager.close());
+    await manager.start();
+    return { names: manager.list().map((s) => s.name), problems };
+  };
+
+  it('leading out of the project: not read, said, nothing started; one inside the project is read', async () => {
+    const projectRoot = tempDir('carapace-mcp-link-project-');
+    const homeDir = tempDir('carapace-mcp-link-home-');
+    const elsewhere = tempDir('carapace-mcp-link-elsewhere-');
+    const marker = path.join(homeDir, 'started');
+    // Another project's approved servers (or any file: a JSON error would quote its first characters).
+    writeFileSync(
+      path.join(elsewhere, '.mcp.json'),
+      JSON.stringify({
+        mcpServers: { theirs: { command: 'node', args: [DEMO_SERVER], env: { DEMO_MARKER: marker } } },
+      }),
+    );
+    symlinkSync(path.join(elsewhere, '.mcp.json'), path.join(projectRoot, '.mcp.json'));
+    const out = await load(projectRoot, homeDir);
+    expect(out.names).toEqual([]);
+    expect(out.problems.join('\n')).toMatch(/\.mcp\.json is a link leading out of the project/);
+    expect(existsSync(marker)).toBe(false);
+    writeFileSync(path.join(elsewhere, 'secret'), 'root:x:0:0:root:/root:/bin/bash\n');
+    rmSync(path.join(projectRoot, '.mcp.json'));
+    symlinkSync(path.join(elsewhere, 'secret'), path.join(projectRoot, '.mcp.json'));
+    expect((await load(projectRoot, homeDir)).problems.join('\n')).not.toContain('root:x');
+    rmSync(path.join(projectRoot, '.mcp.json'));
+    mkdirSync(path.join(projectRoot, 'config'));
+    writeFileSync(
+      path.join(projectRoot, 'config', 'mcp.json'),
+      JSON.stringify({ mcpServers: { ours: demo(marker) } }),
+    );
+    symlinkSync(path.join('config', 'mcp.json'), path.join(projectRoot, '.mcp.json'));
+    expect((await load(projectRoot, homeDir)).names).toEqual(['ours']);
   });
 });
