@@ -7,7 +7,7 @@ import type { SkillDefinition, SkillProblem } from './definition';
 import { parseSkillFile } from './parse-skill-file';
 import { readSkillText } from './read-skill-file';
 
-/** At most this many skill folders are read in all (a hostile tree cannot stall a session). */
+/** At most this many skill folders are read from the project, and as many from the person's own and plugins' (a hostile tree cannot stall a session). */
 export const MAX_SKILLS = 200;
 
 export interface SkillFolders {
@@ -225,9 +225,13 @@ export function loadSkills(
   }
   const byName = new Map<string, SkillDefinition>();
   const seen = new Set<string>();
-  const budget: Budget = { read: 0, capped: false };
+  // The repository's folder has a budget of its own: a clone with hundreds of skill folders must
+  // not use up the reading of the plugins the person installed (read after it).
+  const project: Budget = { read: 0, capped: false };
+  const own: Budget = { read: 0, capped: false };
   for (const folder of [...skillFolders(o, realProjectRoot), ...(o.plugins ?? [])]) {
-    if (budget.capped) break;
+    const budget = folder.source === 'project' ? project : own;
+    if (budget.capped) continue;
     for (const skill of readFolder(folder, seen, budget, problems))
       if (!byName.has(skill.name)) byName.set(skill.name, skill);
   }
