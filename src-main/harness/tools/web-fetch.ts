@@ -4,6 +4,7 @@ import { buildTool, type ToolOutput } from './tool';
 import { FetchCache } from './web/fetch-cache';
 import { DEFAULT_FETCH_LIMITS, fetchPage, type FetchLimits } from './web/fetch-page';
 import { pageMarkdown } from './web/page-markdown';
+import { systemResolve, type Resolve } from './web/pin-address';
 import { readerPrompt, redirectMessage } from './web/reader-prompt';
 import { normalizeFetchUrl } from './web/url-policy';
 import { WebFetchError } from './web/web-errors';
@@ -19,6 +20,8 @@ const READER_MAX_TOKENS = 4096;
 export interface WebFetchOptions {
   limits?: FetchLimits;
   cache?: FetchCache;
+  /** How names are resolved before each hop is pinned; the system resolver unless a test injects one. */
+  resolve?: Resolve;
 }
 
 function fail(message: string): ToolOutput {
@@ -29,11 +32,14 @@ function fail(message: string): ToolOutput {
  * WebFetch `{url, prompt}`: the page is fetched here in the main process (fetch-page.ts), turned into
  * Markdown and read by the small model with the prompt; the model's answer is the result. Permission
  * (`WebFetch(domain:…)` rules, else a question) was settled before the call on the URL as written; a
- * redirect to another host is not followed but handed back, so that host is judged on its own.
+ * redirect to another host is not followed but handed back, so that host is judged on its own. A name
+ * is resolved once per hop and connected to only at the addresses checked (pin-address.ts): one that
+ * leads to this machine or a network behind it is refused, naming the address.
  */
 export function createWebFetchTool(o: WebFetchOptions = {}) {
   const limits = o.limits ?? DEFAULT_FETCH_LIMITS;
   const cache = o.cache ?? new FetchCache();
+  const resolve = o.resolve ?? systemResolve;
   return buildTool({
     name: 'WebFetch',
     description,
@@ -54,7 +60,7 @@ export function createWebFetchTool(o: WebFetchOptions = {}) {
       let page = cache.get(url.href);
       if (!page) {
         try {
-          const fetched = await fetchPage(url, ctx.abortSignal, limits);
+          const fetched = await fetchPage(url, ctx.abortSignal, limits, resolve);
           if (fetched.kind === 'redirect')
             return { content: redirectMessage({ ...fetched, prompt: input.prompt }) };
           page = { url: fetched.url, ...pageMarkdown(fetched) };

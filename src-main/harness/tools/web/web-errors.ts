@@ -8,7 +8,11 @@ export type WebErrorCode =
   | 'timeout'
   | 'network'
   | 'http-status'
-  | 'binary-content';
+  | 'binary-content'
+  /** A name that resolves to this machine or a network behind it (fetch-time DNS check). */
+  | 'private-address'
+  /** An IPv4 address spelt as IPv6 (`[::ffff:127.0.0.1]`), which rules about the address would miss. */
+  | 'ipv4-as-ipv6';
 
 export class WebFetchError extends Error {
   constructor(
