@@ -38,6 +38,8 @@ export interface EventOutcome {
     behavior: 'allow' | 'deny';
     message: string;
     updatedInput: Record<string, unknown> | null;
+    /** `updatedPermissions` as written (permission-request.ts keeps only what it may honour). */
+    updatedPermissions: unknown[];
     source: HookSource;
     file: string;
   } | null;
@@ -304,6 +306,7 @@ export class HookRunner {
           behavior: d.behavior,
           message: d.message ?? '',
           updatedInput: d.updatedInput ?? null,
+          updatedPermissions: d.updatedPermissions ?? [],
           source: h.source,
           file: h.file,
         };

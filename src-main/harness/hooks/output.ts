@@ -30,6 +30,8 @@ export const HookOutput = z.looseObject({
         .looseObject({
           behavior: z.enum(['allow', 'deny']),
           updatedInput: z.record(z.string(), z.unknown()).optional(),
+          /** Claude Code's permission updates (`{type: "addRules", rules, behavior, destination}`, …); read in permission-request.ts. */
+          updatedPermissions: z.array(z.unknown()).optional(),
           message: z.string().optional(),
           interrupt: z.boolean().optional(),
         })

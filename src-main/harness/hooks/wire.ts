@@ -117,7 +117,10 @@ export function withPreToolUseHooks(
         verdicts?.delete(ctx.toolUseId);
       }
       if (decision.behavior === 'allow') pending?.set(ctx.toolUseId, out.context);
-      return updated && decision.behavior === 'allow' ? { ...decision, updatedInput: updated } : decision;
+      // A PermissionRequest hook's own updatedInput (judged again by the gate) is the newer one.
+      return updated && decision.behavior === 'allow' && !decision.updatedInput
+        ? { ...decision, updatedInput: updated }
+        : decision;
     },
   };
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
 import type { DecidedBy, PermissionLogEntry } from '@shared/domain/permissions';
 import type { AnyTool, ToolUseContext } from '../tools/tool';
 import { previewFileChange } from './edit-preview';
@@ -17,6 +18,11 @@ export interface EngineGateOptions {
   onDecision?: (entry: PermissionLogEntry) => void;
   /** Persists an "Always allow" rule (to .claude/settings.local.json). */
   onAlwaysAllow?: (rule: string) => void;
+  /**
+   * Adds rules for this session only (a PermissionRequest hook's `updatedPermissions` with
+   * destination `session`); without it such rules are not kept. Never a settings file.
+   */
+  onSessionRules?: (rules: { behavior: 'allow' | 'deny' | 'ask'; rule: string }[]) => void;
 }
 
 /**
@@ -49,14 +55,15 @@ export class EngineGate implements PermissionGate {
       reason: string,
       d?: PermissionDecision,
       addedRule?: string,
+      ran?: Record<string, unknown>,
     ) => {
       const entry: PermissionLogEntry = {
         id: randomUUID(),
         at: new Date().toISOString(),
         toolName: tool.name,
         toolUseId: ctx.toolUseId,
-        summary,
-        input: args,
+        summary: ran ? summarize(tool, ran) : summary,
+        input: ran ?? args,
         behavior,
         decidedBy,
         reason,
@@ -97,6 +104,47 @@ export class EngineGate implements PermissionGate {
     const preview = await previewFileChange(tool.name, args, ctx);
     if (preview) request.preview = preview;
     const answer: PermissionAnswer = await this.o.handler.resolve(request, ctx.abortSignal);
+    if (answer.behavior === 'allow' && answer.sessionRules && answer.sessionRules.length > 0)
+      this.o.onSessionRules?.(answer.sessionRules);
+    if (answer.behavior === 'allow' && answer.updatedInput) {
+      const updated = answer.updatedInput.input;
+      const who = answer.note ?? `allowed by ${answer.by}`;
+      const refuse = (why: string, d?: PermissionDecision): GateDecision => {
+        log(
+          'deny',
+          answer.by,
+          `${who}, with a changed input (${summarize(tool, updated)}) that ${why}`,
+          d,
+          undefined,
+          updated,
+        );
+        return {
+          behavior: 'deny',
+          message: `Permission to use ${tool.name} was denied: a PermissionRequest hook allowed it with a changed input that ${why}.`,
+        };
+      };
+      // The changed input is a new call: it must fit the tool, as the model's must ...
+      const fits = (tool.inputSchema as z.ZodType).safeParse(updated);
+      if (!fits.success)
+        return refuse(
+          `is not valid (InputValidationError: ${fits.error.issues.map((i) => `${i.path.map(String).join('.') || '(input)'}: ${i.message}`).join('; ')})`,
+        );
+      // ... and pass the rules and the project's containment again: a hook must not turn an approved
+      // `ls` into `rm -rf ~`, or a Write the person saw into one to `.git/hooks/x`.
+      const again = await this.o.engine.decide(tool, updated, ctx);
+      if (again.behavior === 'deny') return refuse(`the rules refuse: ${again.reason}`, again);
+      if (again.behavior === 'ask') {
+        // The hook's allow answers the new ask only where a hook may answer at all.
+        const held = answer.updatedInput.held(updated);
+        if (held) return refuse(`no hook may approve: ${held}`, again);
+      }
+      log('allow', answer.by, `${who}, with a changed input (was: ${summary})`, again, undefined, updated);
+      return {
+        behavior: 'allow',
+        updatedInput: updated,
+        ...(again.checkedPaths ? { checkedPaths: again.checkedPaths } : {}),
+      };
+    }
     if (answer.behavior === 'allow') {
       for (const rule of answer.alwaysRules ?? []) this.o.onAlwaysAllow?.(rule);
       log(

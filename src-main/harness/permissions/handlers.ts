@@ -21,7 +21,20 @@ export interface PermissionRequest {
 }
 
 export type PermissionAnswer =
-  | { behavior: 'allow'; by: DecidedBy; alwaysRules?: string[]; note?: string }
+  | {
+      behavior: 'allow';
+      by: DecidedBy;
+      alwaysRules?: string[];
+      note?: string;
+      /**
+       * A PermissionRequest hook's `updatedInput`: the call runs with this instead, once the gate has
+       * judged it again as a new call (schema, rules, containment; see engine-gate.ts). `held` says
+       * why no hook may answer the new input's ask (null: it may), as the hooks layer judges that.
+       */
+      updatedInput?: { input: Record<string, unknown>; held: (input: object) => string | null };
+      /** Session rules a PermissionRequest hook's `updatedPermissions` adds (`Bash(npm test:*)`), by behavior. */
+      sessionRules?: { behavior: 'allow' | 'deny' | 'ask'; rule: string }[];
+    }
   | { behavior: 'deny'; by: DecidedBy; feedback?: string; note?: string };
 
 /** A party that may decide: answers, or null for "no opinion". It should stop when `signal` aborts. */

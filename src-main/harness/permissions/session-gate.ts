@@ -3,7 +3,7 @@ import { resolveMemoryDir } from './memory-settings';
 import { PermissionEngine, type PermissionDecision, type SandboxPolicy } from './engine';
 import { EngineGate, type PermissionLogEntry } from './engine-gate';
 import type { PermissionHandler } from './handlers';
-import type { PermissionRule } from './rule';
+import { parseRule, type PermissionRule } from './rule';
 import {
   addLocalRule,
   loadPermissionSources,
@@ -43,8 +43,10 @@ export interface SessionGateOptions {
  */
 export function createSessionGate(o: SessionGateOptions): EngineGate {
   let lastProblems = '';
+  // Rules a PermissionRequest hook added for this session (updatedPermissions, destination "session").
+  const hookRules: PermissionRule[] = [];
   const sources = (): PermissionSources => {
-    const s = loadPermissionSources({ ...o.locations, session: o.sessionRules?.() ?? [] });
+    const s = loadPermissionSources({ ...o.locations, session: [...(o.sessionRules?.() ?? []), ...hookRules] });
     const key = s.problems.join('\n');
     if (key !== lastProblems) {
       lastProblems = key;
@@ -90,6 +92,15 @@ export function createSessionGate(o: SessionGateOptions): EngineGate {
       addLocalRule(o.locations.projectRoot, 'allow', rule);
       // The person chose this rule, so it applies in an untrusted folder too; the rest of the file does not.
       o.locations.trust?.accept(o.locations.projectRoot, [trustKey.allow(rule)]);
+    },
+    onSessionRules: (rules) => {
+      for (const r of rules) {
+        try {
+          hookRules.push(parseRule(r.rule, 'session', r.behavior, o.locations.projectRoot));
+        } catch {
+          // permission-request.ts passes only rules that parse; nothing to add otherwise.
+        }
+      }
     },
   });
 }
