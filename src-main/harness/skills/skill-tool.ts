@@ -47,12 +47,32 @@ export function skillListing(skills: readonly SkillDefinition[], maxChars = SKIL
   return `<available_skills>\n${lines.join('\n')}${more}\n</available_skills>`;
 }
 
+/**
+ * The longest text a skill may expand to (as a command's, commands/expand.ts). A 512 KB SKILL.md of
+ * `$ARGUMENTS` times the model's 10,000-character `args` would otherwise be built whole, half a
+ * gigabyte in the main process, before the result's own cut could apply.
+ */
+export const MAX_SKILL_PROMPT_CHARS = 1_000_000;
+
+export class SkillTooLongError extends Error {
+  constructor(name: string) {
+    super(
+      `The skill "${name}" would expand to more than ${MAX_SKILL_PROMPT_CHARS.toLocaleString('en-US')} characters (its SKILL.md repeats $ARGUMENTS, or the arguments are very long); it was not run. Use it with shorter arguments.`,
+    );
+    this.name = 'SkillTooLongError';
+  }
+}
+
 /** The body as the model gets it: `$ARGUMENTS` and `${CLAUDE_SKILL_DIR}` filled in, as Claude Code does. */
 export function expandBody(skill: SkillDefinition, args: string | undefined): string {
   let body = skill.body;
   if (skill.baseDir !== null) body = body.replaceAll('${CLAUDE_SKILL_DIR}', skill.baseDir);
   const given = args?.trim() ?? '';
-  if (body.includes('$ARGUMENTS')) return body.replaceAll('$ARGUMENTS', given);
+  const uses = body.split('$ARGUMENTS').length - 1;
+  // Measured before anything is built.
+  if (body.length + uses * (given.length - '$ARGUMENTS'.length) > MAX_SKILL_PROMPT_CHARS)
+    throw new SkillTooLongError(skill.name);
+  if (uses > 0) return body.replaceAll('$ARGUMENTS', given);
   return given === '' ? body : `${body}\n\nARGUMENTS: ${given}`;
 }
 
@@ -105,6 +125,14 @@ export function skillTool(o: SkillToolOptions): AnyTool {
           isError: true,
         };
       }
+      let body: string;
+      try {
+        body = expandBody(skill, input.args);
+      } catch (error) {
+        if (error instanceof SkillTooLongError) return { content: error.message, isError: true };
+        throw error;
+      }
+      // Granted only once the skill is known to run.
       const { granted, refused } = grantable(skill, o);
       o.grants.add(granted);
       const about: string[] = [];
@@ -123,7 +151,7 @@ export function skillTool(o: SkillToolOptions): AnyTool {
         );
       const blocks: TextBlock[] = [
         { type: 'text', text: `Launching skill: ${skill.name}` },
-        { type: 'text', text: `${about.join('\n\n')}\n\n${expandBody(skill, input.args)}` },
+        { type: 'text', text: `${about.join('\n\n')}\n\n${body}` },
       ];
       return { content: blocks };
     },
