@@ -1,3 +1,4 @@
+import { agentFileHandlers } from './agent-files';
 import { appHandlers } from './app';
 import { budgetHandlers } from './budgets';
 import { changesHandlers } from './changes';
@@ -40,6 +41,7 @@ export function createHandlers(services: Services): HandlerMap {
     ...hooksHandlers(services),
     ...mcpHandlers(services),
     ...pluginHandlers(services),
+    ...agentFileHandlers(services),
     ...worktreeHandlers(services),
     ...changesHandlers(services),
   };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { events, EVENT_NAMES, REQUEST_CHANNELS, requests } from './contract';
+import * as agentFiles from './contract/agent-files';
 import * as agents from './contract/agents';
 import * as app from './contract/app';
 import * as changes from './contract/changes';
@@ -30,6 +31,7 @@ import * as worktrees from './contract/worktrees';
  */
 
 const FRAGMENTS = {
+  agentFiles,
   agents,
   app,
   changes,
@@ -163,6 +165,11 @@ const CHANNELS_BEFORE_SPLIT = [
   'worktrees.status',
   'worktrees.merge',
   'worktrees.remove',
+  'agentFiles.list',
+  'agentFiles.read',
+  'agentFiles.create',
+  'agentFiles.save',
+  'agentFiles.delete',
 ];
 
 /** Every event of the contract before the split. */

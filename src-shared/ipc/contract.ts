@@ -1,4 +1,5 @@
 import { type z } from 'zod';
+import * as agentFiles from './contract/agent-files';
 import * as agents from './contract/agents';
 import * as app from './contract/app';
 import * as changes from './contract/changes';
@@ -55,6 +56,7 @@ export const requests = {
   ...hooks.requests,
   ...mcp.requests,
   ...plugins.requests,
+  ...agentFiles.requests,
   ...changes.requests,
   ...worktrees.requests,
   ...rewind.requests,
@@ -80,6 +82,7 @@ export const events = {
   ...hooks.events,
   ...mcp.events,
   ...plugins.events,
+  ...agentFiles.events,
   ...changes.events,
   ...worktrees.events,
   ...rewind.events,

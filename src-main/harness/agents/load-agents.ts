@@ -22,7 +22,8 @@ export interface AgentFolders {
   carapaceHome: string;
 }
 
-interface Folder {
+/** One agents folder and whose it is (exported for Settings → Agents, which lists every file). */
+export interface Folder {
   dir: string;
   source: 'project' | 'user';
 }
@@ -32,7 +33,7 @@ interface Folder {
  * root (never above it), the nearest first. Then the user's: Carapace's own folder before Claude
  * Code's `~/.claude/agents`, as the one made for this app is the more specific.
  */
-function agentFolders(o: AgentFolders): Folder[] {
+export function agentFolders(o: AgentFolders): Folder[] {
   const root = path.resolve(o.projectRoot);
   const cwd = path.resolve(o.projectRoot, o.cwd);
   const dirs: string[] = [];
@@ -49,13 +50,13 @@ function agentFolders(o: AgentFolders): Folder[] {
   ];
 }
 
-interface Budget {
+export interface Budget {
   files: number;
   capped: boolean;
 }
 
 /** The agent definitions of one folder, in a stable order (breadth first, by name). */
-function readFolder(
+export function readFolder(
   folder: Folder,
   realProjectRoot: string,
   seen: Set<string>,

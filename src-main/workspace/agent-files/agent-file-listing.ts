@@ -1,0 +1,115 @@
+import { realpathSync } from 'node:fs';
+import path from 'node:path';
+import type {
+  AgentFileEntry,
+  AgentFileProblemView,
+  AgentFileRef,
+  AgentFilesView,
+  AgentFolderId,
+} from '@shared/ipc/contract/agent-files';
+import { builtinAgents } from '../../harness/agents/builtin-agents';
+import { createAgentCatalog } from '../../harness/agents/catalog';
+import type { AgentDefinition, AgentFileProblem } from '../../harness/agents/definition';
+import {
+  agentFolders,
+  MAX_AGENT_FILE_BYTES,
+  readFolder,
+  type Budget,
+} from '../../harness/agents/load-agents';
+import { readCappedText } from '../../harness/definition-files/read-definition-file';
+import { own, parseYamlFrontmatter } from '../../harness/frontmatter/parse-yaml-frontmatter';
+import { splitFrontmatter } from '../../harness/frontmatter/split-frontmatter';
+import type { PluginComponents } from '../../harness/plugins/load-plugins';
+import { withPluginAgents } from '../../harness/plugins/plugin-agents';
+import { shownFolder, type AgentFileRoots } from './agent-file-paths';
+
+const EDITABLE: readonly AgentFolderId[] = ['project', 'user', 'claude-user'];
+
+/** The editable file a path names (a `.md` file inside one of the three folders), or null. */
+export function refOf(file: string, r: AgentFileRoots): AgentFileRef | null {
+  if (!file.endsWith('.md')) return null;
+  for (const folder of EDITABLE) {
+    const rel = path.relative(shownFolder(folder, r), file);
+    if (rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel))
+      return { folder, path: rel.split(path.sep).join('/') };
+  }
+  return null;
+}
+
+/** The frontmatter's `color` (the loader ignores it; Claude Code colours the agent's label with it). */
+function colorOf(file: string): string | null {
+  const text = readCappedText(file, MAX_AGENT_FILE_BYTES);
+  if (typeof text !== 'string') return null;
+  const parts = splitFrontmatter(text);
+  if (typeof parts === 'string' || parts.yaml === null) return null;
+  const keys = parseYamlFrontmatter(parts.yaml, { example: 'name', allowEmpty: true });
+  if (!keys.ok) return null;
+  const color = own(keys.keys, 'color');
+  return typeof color === 'string' && color.length <= 40 ? color : null;
+}
+
+function entry(a: AgentDefinition, source: AgentFileEntry['source'], r: AgentFileRoots): AgentFileEntry {
+  const editable = source === 'project' || source === 'user';
+  return {
+    name: a.name,
+    description: a.description,
+    source,
+    file: a.file,
+    ref: editable && a.file !== null ? refOf(a.file, r) : null,
+    tools: a.tools,
+    disallowedTools: a.disallowedTools,
+    model: a.model,
+    color: editable && a.file !== null ? colorOf(a.file) : null,
+    active: true,
+    overriddenBy: null,
+  };
+}
+
+/**
+ * Every agent definition a new session of the project would see, and the ones it would not: files
+ * whose name a higher-precedence definition takes (marked with what wins) and files that are not
+ * loaded (with the loader's own message). The folders are read by the session loader's own code,
+ * and which definition wins is asked of the session's own catalogue, so this page cannot disagree
+ * with what a session is offered.
+ */
+export function listAgentFiles(r: AgentFileRoots, plugins: () => PluginComponents): AgentFilesView {
+  const o = { projectRoot: r.projectRoot, cwd: r.projectRoot, home: r.home, carapaceHome: r.carapaceHome };
+  let realProjectRoot: string;
+  try {
+    realProjectRoot = realpathSync.native(r.projectRoot);
+  } catch {
+    realProjectRoot = path.resolve(r.projectRoot);
+  }
+  const problems: AgentFileProblem[] = [];
+  const seen = new Set<string>();
+  const budget: Budget = { files: 0, capped: false };
+  const files: AgentFileEntry[] = [];
+  for (const folder of agentFolders(o)) {
+    if (budget.capped) break;
+    for (const a of readFolder(folder, realProjectRoot, seen, budget, problems))
+      files.push(entry(a, folder.source, r));
+  }
+  // Read once: the catalogue below and the plugin list must see the same plugins.
+  const components = plugins();
+  const catalog = withPluginAgents(createAgentCatalog(o), () => components)();
+  const all = [
+    ...builtinAgents().map((a) => entry(a, 'built-in', r)),
+    ...files,
+    ...components.agents.map((a) => entry(a, 'plugin', r)),
+  ];
+  const winner = new Map(catalog.agents.map((a) => [a.name, a]));
+  for (const e of all) {
+    const w = winner.get(e.name);
+    const same = w !== undefined && (e.source === 'built-in' ? w.source === 'built-in' : w.file === e.file);
+    if (!same) {
+      e.active = false;
+      e.overriddenBy = w === undefined ? null : (w.file ?? 'built-in');
+    }
+  }
+  const problemViews: AgentFileProblemView[] = problems.map((p) => ({ ...p, ref: refOf(p.file, r) }));
+  return {
+    agents: all,
+    problems: problemViews,
+    folders: { project: shownFolder('project', r), user: shownFolder('user', r) },
+  };
+}
