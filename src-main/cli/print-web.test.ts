@@ -1,4 +1,6 @@
+import { lookup } from 'node:dns/promises';
 import { realpathSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { startScriptedApi } from '../devtools/scripted-api/server';
 import type { ScenarioInput } from '../devtools/scripted-api/scenario';
@@ -162,6 +164,105 @@ describe('carapace -p with WebFetch', () => {
     expect(result.permission_denials.map((d) => d.tool_name)).toEqual(['WebFetch']);
     expect(site.hits).toEqual([]);
   });
+});
+
+/** A name other than localhost that this machine resolves to loopback only (its own hostname), or null. */
+async function loopbackName(): Promise<string | null> {
+  const name = hostname();
+  if (name === 'localhost') return null;
+  const all = await lookup(name, { all: true }).catch(() => []);
+  return all.length > 0 && all.every((a) => a.address === '127.0.0.1' || a.address === '::1') ? name : null;
+}
+const rebound = await loopbackName();
+
+describe('carapace -p with WebFetch and addresses', () => {
+  it('127.0.0.1 spelt as a number or in hex is asked about, and allowed, as 127.0.0.1; the metadata address as itself', async () => {
+    const site = await startWebSite({ '/release': page(DOCS) });
+    const calls = [
+      toolUse('WebFetch', { url: `http://2130706433:${site.port}/release`, prompt: 'Version?' }, 'n1'),
+      toolUse('WebFetch', { url: `http://0x7f.1:${site.port}/release`, prompt: 'Version?' }, 'n2'),
+    ];
+    const steps: StepInput[] = [
+      { when: { lastUserText: 'what version' }, reply: { content: calls, stop_reason: 'tool_use' } },
+      { when: { model: SMALL }, times: 2, reply: { content: [text('Version 2.1.')] } },
+    ];
+    const asked = await setup([
+      {
+        when: { lastUserText: 'what version' },
+        reply: {
+          content: [
+            ...calls,
+            toolUse('WebFetch', { url: 'http://169.254.169.254/latest/meta-data/', prompt: 'Keys?' }, 'm1'),
+          ],
+          stop_reason: 'tool_use',
+        },
+      },
+    ]);
+    const denied = await asked.run(['-p', 'what version']);
+    const refusals = asked.toolResults();
+    expect(refusals).toHaveLength(3);
+    expect(refusals[0]).toContain('WebFetch would fetch from 127.0.0.1 — it needs approval');
+    expect(refusals[1]).toContain('WebFetch would fetch from 127.0.0.1 — it needs approval');
+    expect(refusals[2]).toContain('WebFetch would fetch from 169.254.169.254 — it needs approval');
+    expect(denied.result.permission_denials.map((d) => d.tool_use_id)).toEqual(['n1', 'n2', 'm1']);
+    expect(site.hits).toEqual([]);
+
+    const allowed = await setup(steps);
+    const { result } = await allowed.run([
+      '-p',
+      'what version',
+      '--allowedTools',
+      'WebFetch(domain:127.0.0.1)',
+    ]);
+    expect(result.permission_denials).toEqual([]);
+    expect(allowed.toolResults()).toEqual([JSON.stringify('Version 2.1.'), JSON.stringify('Version 2.1.')]);
+    expect(site.hits.map((h) => h.path)).toEqual(['/release', '/release']);
+  });
+
+  it.skipIf(rebound === null)(
+    'an allowed name that resolves to this machine is refused, naming the address; so is 127.0.0.1 spelt as IPv6',
+    async () => {
+      const site = await startWebSite({ '/release': page(DOCS) });
+      const { api, run, toolResults } = await setup([
+        {
+          when: { lastUserText: 'what version' },
+          reply: {
+            content: [
+              toolUse(
+                'WebFetch',
+                { url: `http://${rebound}:${site.port}/release`, prompt: 'Version?' },
+                'r1',
+              ),
+              toolUse(
+                'WebFetch',
+                { url: `http://[::ffff:127.0.0.1]:${site.port}/release`, prompt: 'V?' },
+                'r2',
+              ),
+            ],
+            stop_reason: 'tool_use',
+          },
+        },
+      ]);
+      const { result } = await run([
+        '-p',
+        'what version',
+        '--allowedTools',
+        `WebFetch(domain:${rebound})`,
+        '--allowedTools',
+        'WebFetch(domain:[::ffff:7f00:1])',
+      ]);
+      expect(result.permission_denials).toEqual([]);
+      const [byName, asV6] = toolResults();
+      expect(byName).toMatch(
+        /resolves to (127\.0\.0\.1|::1), a loopback address: .*fetch it by its address to ask for it/,
+      );
+      expect(asV6).toContain(
+        'is 127.0.0.1 written as an IPv6 address; fetch it by its IPv4 address (127.0.0.1)',
+      );
+      expect(site.hits).toEqual([]);
+      expect(api.requests.some((r) => r.body.model === SMALL)).toBe(false);
+    },
+  );
 });
 
 describe('carapace -p with WebSearch', () => {
