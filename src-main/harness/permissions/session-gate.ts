@@ -46,7 +46,10 @@ export function createSessionGate(o: SessionGateOptions): EngineGate {
   // Rules a PermissionRequest hook added for this session (updatedPermissions, destination "session").
   const hookRules: PermissionRule[] = [];
   const sources = (): PermissionSources => {
-    const s = loadPermissionSources({ ...o.locations, session: [...(o.sessionRules?.() ?? []), ...hookRules] });
+    const s = loadPermissionSources({
+      ...o.locations,
+      session: [...(o.sessionRules?.() ?? []), ...hookRules],
+    });
     const key = s.problems.join('\n');
     if (key !== lastProblems) {
       lastProblems = key;

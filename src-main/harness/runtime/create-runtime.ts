@@ -75,7 +75,8 @@ export function createRuntime(s: RuntimeSetup): AgentRuntime {
     mode: s.mode,
     sandboxActive: () => sandbox?.knownStatus?.available === true,
     // Where nobody can be asked, PermissionRequest hooks still may answer.
-    handler: s.handler ?? (s.hooks?.has('PermissionRequest') ? hooksOnlyHandler(s.hooks, s.projectRoot) : null),
+    handler:
+      s.handler ?? (s.hooks?.has('PermissionRequest') ? hooksOnlyHandler(s.hooks, s.projectRoot) : null),
     ...(verdicts ? { revise: verdicts.revise } : {}),
     home: s.home,
     ...(s.onDecision ? { onDecision: s.onDecision } : {}),
