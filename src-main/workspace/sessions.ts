@@ -592,7 +592,8 @@ export class SessionManager {
       // PermissionRequest hooks race the person; Notification hooks hear of each question.
       handler: interactiveHandler({
         askUser: hookEvents.askUser(this.deps.broker.decider(projectRoot)),
-        hooks: permissionRequestDecider(hooks),
+        // The app runs a project's hooks only once its trust accepted them: they may add session rules.
+        hooks: permissionRequestDecider(hooks, { projectRoot: projectPath, projectTrusted: true }),
       }),
       onDecision: (entry) => session?.recordDecision(entry),
       model: meta.model,
