@@ -1,6 +1,7 @@
 import { realpathSync, statSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { NOT_ENTERED, walkFolders } from '../../platform/walk';
+import { pluginPlace } from '../plugins/enabled-state';
 import { pluginCommandFolders } from '../plugins/load-plugins';
 import { isInside } from '../tools/paths';
 import { NAME_PART, parseCommandFile } from './parse-command-file';
@@ -35,7 +36,8 @@ function commandFolders(o: CommandFolders): Folder[] {
     { dir: path.join(o.carapaceHome, 'commands'), scope: 'user' },
     { dir: path.join(o.home, '.claude', 'commands'), scope: 'user' },
     // The enabled plugins' (installed by the person, so counted as theirs), below their own.
-    ...pluginCommandFolders(o.carapaceHome).map((p) => ({
+    // On or off for this project as its settings and trust say (enabled-state.ts).
+    ...pluginCommandFolders(pluginPlace(o.carapaceHome, o.projectRoot)).map((p) => ({
       dir: p.dir,
       scope: 'user' as const,
       plugin: { within: p.within, prefix: p.prefix },
@@ -154,8 +156,19 @@ export function loadCustomCommands(o: CommandFolders): {
   };
   const byKey = new Map<string, CustomCommand>();
   for (const folder of commandFolders(o))
-    for (const c of readFolder(folder, realProjectRoot, seen, budgets[folder.scope], problems))
-      if (!byKey.has(c.name)) byKey.set(c.name, c);
+    for (const c of readFolder(folder, realProjectRoot, seen, budgets[folder.scope], problems)) {
+      const earlier = byKey.get(c.name);
+      if (earlier === undefined) byKey.set(c.name, c);
+      else if (folder.plugin && earlier.scope === 'project') {
+        // `/plugin:command` names what the person installed: a repository's `plugin/command.md`
+        // must not answer to it (as a plugin's skills are prefixed so they cannot shadow others).
+        byKey.set(c.name, c);
+        problems.push({
+          file: earlier.file,
+          message: `Not loaded: /${c.name} is the command of the plugin "${folder.plugin.prefix}" you installed.`,
+        });
+      }
+    }
   const commands = [...byKey.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return { commands, problems };
 }
