@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import { createServer, type AddressInfo } from 'node:net';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { page, redirect, startWebSite } from '../../../test-support/web-site';
 import { DEFAULT_FETCH_LIMITS, fetchPage, type FetchedPage, type FetchLimits } from './fetch-page';
@@ -135,6 +136,23 @@ describe('fetchPage', () => {
     const refused = await failure(`http://127.0.0.1:${freePort}/x`);
     expect(refused.code).toBe('network');
     expect(refused.message).toContain('ECONNREFUSED');
+  });
+
+  it('decodes gzip, deflate and br bodies, and a body encoded twice', async () => {
+    const text = '<p>compressed</p>';
+    const site = await startWebSite({
+      '/gzip': (_req, res) => res.writeHead(200, { 'content-encoding': 'gzip' }).end(gzipSync(text)),
+      '/deflate': (_req, res) => res.writeHead(200, { 'content-encoding': 'deflate' }).end(deflateSync(text)),
+      '/br': (_req, res) => res.writeHead(200, { 'content-encoding': 'br' }).end(brotliCompressSync(text)),
+      '/twice': (_req, res) =>
+        res.writeHead(200, { 'content-encoding': 'gzip, br' }).end(brotliCompressSync(gzipSync(text))),
+      '/corrupt': (_req, res) => res.writeHead(200, { 'content-encoding': 'gzip' }).end('not gzip at all'),
+    });
+    for (const route of ['/gzip', '/deflate', '/br', '/twice'])
+      expect([route, (await fetched(`${site.url}${route}`)).text]).toEqual([route, text]);
+    const corrupt = await failure(`${site.url}/corrupt`);
+    expect(corrupt.code).toBe('network');
+    expect(corrupt.message).toContain('incorrect header check');
   });
 
   it('reads JSON and Markdown as they are, and decodes the charset the server names', async () => {

@@ -287,6 +287,19 @@ describe('WebFetch pins the addresses it checked (DNS rebinding)', () => {
     }
   });
 
+  it("a resolver that never answers ends at the deadline; the caller's abort while resolving stays an abort", async () => {
+    const silent: Resolve = () => new Promise(() => undefined);
+    const slow = await refusal('https://slow.test/', silent, { ...limits, timeoutMs: 300 });
+    expect(slow.code).toBe('timeout');
+    expect(slow.message).toBe('slow.test did not answer within 0.3 s');
+    const stop = new AbortController();
+    const pending = fetchPage(new URL('https://slow.test/'), stop.signal, limits, silent);
+    stop.abort();
+    const error: unknown = await pending.catch((e: unknown) => e);
+    expect(error).not.toBeInstanceOf(WebFetchError);
+    expect((error as Error).name).toBe('AbortError');
+  });
+
   it('over https the TLS handshake names the host (SNI), and an IP literal sends no name', async () => {
     const hellos: Buffer[] = [];
     const tlsPeer = createNetServer((socket) => {
