@@ -1,156 +1,40 @@
-import { randomUUID } from 'node:crypto';
-import { homedir } from 'node:os';
-import {
-  messageText,
-  type ContentBlock,
-  type MessageItem,
-  type NoticeItem,
-  type TranscriptItem,
-} from '@shared/domain/messages';
-import type { PermissionDenial, PermissionMode } from '@shared/domain/permissions';
-import type { TokenUsage } from '@shared/domain/usage';
-import { DEMO_MODEL_ID } from '@shared/domain/models';
+import type { ContentBlock, MessageItem, NoticeItem, TranscriptItem } from '@shared/domain/messages';
+import type { PermissionMode } from '@shared/domain/permissions';
 import { loadBashParser } from '../bash/tree-sitter';
-import { buildSystemPrompt } from '../context/system-prompt';
-import { takeGitSnapshot, type GitSnapshot } from '../context/git-status';
 import { dateChangeNote, dayOf } from '../context/date-change';
-import type { CostTracker, UsageReport } from '../cost/tracker';
-import type { BudgetGate } from '../cost/budget/session-budget';
-import { subagentUsageLines } from '../cost/ledger/subagent-usage';
+import type { CostTracker } from '../cost/tracker';
 import { Conversation } from './conversation';
-import { TurnFold, usageReport } from './turn-fold';
+import { usageReport } from './turn-fold';
 import { PartialReplyWriter } from './partial-reply';
-import { failedTail, interruptedReplies, turnUnfinished } from '../session/interrupted-turn';
-import type { DescribedApiError } from '../model/api-errors';
-import type { ModelRouter } from '../model/model-client';
+import { failedTail } from '../session/interrupted-turn';
 import { queryLoop } from '../loop/query-loop';
-import { SessionCompaction, type CompactionOptions } from '../loop/session-compaction';
+import { SessionCompaction } from '../loop/session-compaction';
 import type { ContextMeter } from '../loop/autocompact';
-import { manualCompact, parseCompactCommand } from '../loop/manual-compact';
+import { parseCompactCommand } from '../loop/manual-compact';
 import type { LoopEvent, Terminal } from '../loop/types';
 import type { EngineEvent } from '../events/agent-event';
 import type { PermissionGate } from '../permissions/gate';
-import type { TranscriptLine, TranscriptWriter } from '../session/transcript-file';
-import { FileHistory } from '../tools/file-history';
-import { ReadFileState } from '../tools/read-file-state';
-import type {
-  AgentSpawner,
-  AnyTool,
-  SideModel,
-  TeamCapability,
-  TodoItem,
-  ToolUseContext,
-} from '../tools/tool';
-import { plainShell, type ShellExecutor } from '../bash/shell-executor';
-import { TaskManager, type TaskEvents } from '../tasks/task-manager';
-import type { SessionMemoryPrompt } from '../memory/memory-prompt';
-import { SessionInstructions } from '../memory/instructions/session-instructions';
-import { renderAttachment } from '../memory/instructions/render';
-import type { InstructionRoots, LoadedFile, LoadedInstructions } from '../memory/instructions/types';
-import { carapaceHome } from '../../platform/paths';
-import type { MemoryRecall } from '../memory/recall/memory-recall';
-import { smallModelFrom } from '../memory/recall/small-model';
-import { sideRequest } from '../model/side-request';
+import type { TranscriptLine } from '../session/transcript-file';
+import type { AnyTool } from '../tools/tool';
+import type { TaskManager } from '../tasks/task-manager';
+import { SessionTools } from './session-tools';
+import type { LoadedFile, LoadedInstructions } from '../memory/instructions/types';
+import type { EngineOptions, TurnResult } from './engine-options';
+import { resumeConversation } from './resume-session';
+import { followLoop } from './follow-loop';
+import { SessionPrompt } from './session-prompt';
+import { SideRequests } from './side-requests';
+import { RunningTurn } from './running-turn';
+import { compactResult, compactSteps } from './compact-turn';
+import { blockedResult, hookAnswerNotes, openingMessages, promptText } from './turn-opening';
 
-export interface EngineOptions {
-  sessionId: string;
-  projectRoot: string;
-  cwd: string;
-  /** Folder for this session's files (large tool output). */
-  sessionDir: string;
-  writer: TranscriptWriter;
-  /** The session's file history (shared by its agents, persisted for rewind); a private one if absent. */
-  fileHistory?: FileHistory | undefined;
-  model: string;
-  fallbackModel?: string | undefined;
-  permissionMode: PermissionMode;
-  gate: PermissionGate;
-  tools: readonly AnyTool[];
-  /** Tools that come and go during the session (MCP servers), after `tools`; read at every turn. */
-  extraTools?: (() => readonly AnyTool[]) | undefined;
-  models: ModelRouter;
-  /** Environment for commands the model runs, already without secrets. */
-  toolEnv: NodeJS.ProcessEnv;
-  appendSystemPrompt?: string | undefined;
-  maxTurns?: number | undefined;
-  maxOutputTokens?: number | undefined;
-  maxRetries?: number | undefined;
-  onStop?: ((messages: readonly MessageItem[]) => Promise<string | null>) | undefined;
-  /**
-   * UserPromptSubmit hooks: asked before a prompt is sent. A block refuses the prompt (it is neither
-   * sent nor kept); context travels with it as a user-role note; messages are shown as warnings.
-   */
-  onPromptSubmit?:
-    | ((
-        prompt: string,
-        signal: AbortSignal,
-      ) => Promise<{ blocked: string | null; context: string | null; messages: string[] }> | null)
-    | undefined;
-  /** Hook runs to show as notes in the transcript, taken between the turn's events (hooks/notes.ts). */
-  hookNotes?: { drain(): NoticeItem[] } | undefined;
-  sleep?: ((ms: number, signal: AbortSignal) => Promise<void>) | undefined;
-  platform?: string;
-  /** How Bash runs for this session (PTY, sandbox); unsandboxed when not given. */
-  shell?: ShellExecutor | undefined;
-  /** Told when background tasks change or print. */
-  taskEvents?: TaskEvents | undefined;
-  /** This agent's id (the session's id for its main agent). */
-  agentId?: string | undefined;
-  /**
-   * The agent's own system prompt (a sub-agent's definition), used instead of the session's;
-   * the environment details are appended either way.
-   */
-  systemPrompt?: string | undefined;
-  /** Starts sub-agents for the Agent tool; absent where this agent may not delegate. */
-  agents?: AgentSpawner | undefined;
-  /** The team it leads or works in, for the team tools; absent outside a team. */
-  team?: TeamCapability | undefined;
-  /**
-   * Where instruction files are looked for besides the project (tests point these at temp folders);
-   * the person's home, `$CARAPACE_HOME` and the managed folders by default.
-   */
-  instructionRoots?: Partial<Omit<InstructionRoots, 'projectDir'>> | undefined;
-  /** Recalls memories for each user turn (issue 10); absent where auto memory does not apply. */
-  recall?: MemoryRecall | undefined;
-  /** The auto-memory section of the system prompt (issue 10), read once per session; none for sub-agents. */
-  memoryPrompt?: SessionMemoryPrompt | undefined;
-  /** The session's spending limits, shared by all its agents (cost/budget). */
-  budget?: BudgetGate | undefined;
-  /** The time now (tests move it); the system's clock by default. */
-  clock?: (() => Date) | undefined;
-  /** Microcompact and autocompact settings (defaults: keep the 5 latest results, compact at 83.5 %). */
-  compaction?: CompactionOptions | undefined;
-}
-
+// The engine's pieces live beside it (engine-options, engine-notes, session-prompt, side-requests,
+// running-turn, compact-turn, turn-opening, turn-fold, conversation); its importers see one module.
+export type { EngineOptions, TurnResult } from './engine-options';
 export type { EngineEvent } from '../events/agent-event';
-
-export interface TurnResult {
-  sessionId: string;
-  terminal: Terminal;
-  /** The last assistant text of the turn. */
-  text: string;
-  /** Model responses kept in this turn. */
-  numTurns: number;
-  durationMs: number;
-  durationApiMs: number;
-  usage: TokenUsage;
-  permissionDenials: PermissionDenial[];
-  error: DescribedApiError | null;
-}
+export { INTERRUPTED_BY_EXIT } from './engine-notes';
 
 const now = () => new Date().toISOString();
-
-/** What a reply the app died in says when the session is next opened. */
-export const INTERRUPTED_BY_EXIT = 'Stopped — the app closed before the reply finished.';
-
-function notice(level: NoticeItem['level'], text: string, code: string): NoticeItem {
-  return { kind: 'notice', id: randomUUID(), level, text, code, createdAt: now() };
-}
-
-/** A quiet line for the transcript about a recovery step, or null for plain turns. */
-function describeTransition(e: Extract<LoopEvent, { type: 'transition' }>): string | null {
-  return e.transition.reason === 'next_turn' ? null : `${e.transition.detail} (${e.transition.reason}).`;
-}
 
 /**
  * One session: multi-turn state, persistence, usage and cost, resume. It consumes `queryLoop` for
@@ -160,47 +44,41 @@ function describeTransition(e: Extract<LoopEvent, { type: 'transition' }>): stri
  */
 export class QueryEngine {
   private readonly conversation: Conversation;
-  private readonly readFileState = new ReadFileState();
-  private readonly fileHistory: FileHistory;
-  private readonly todos: { items: TodoItem[] } = { items: [] };
-  private cwd: string;
+  /** What the tools share across turns (files read, history, todos, shell, cwd, tasks). */
+  private readonly session: SessionTools;
   private running: AbortController | null = null;
-  private readonly shell: ShellExecutor;
-  /** CLAUDE.md and the rest; none for a sub-agent, whose own prompt replaces the session's. */
-  private readonly instructions: SessionInstructions | null;
-  /** Instruction notices already shown, so an unchanged problem is not repeated every turn. */
-  private readonly shownInstructionNotices = new Set<string>();
+  /** The system prompt and what goes into it (instructions, memory, git status). */
+  private readonly prompt: SessionPrompt;
+  /** Model requests besides the turns' own, paid and budgeted as the session's. */
+  private readonly side: SideRequests;
   /** The session's background tasks; they end with the session. */
   readonly tasks: TaskManager;
   model: string;
 
   private readonly options: EngineOptions;
-  /**
-   * The date the system prompt gives: the session's first, so the cached prefix (tools → system)
-   * stays byte-identical for the whole session.
-   */
-  private readonly sessionDate: Date;
   /** The last day the model was told of (the system prompt's, then each date-change note's). */
   private announcedDay: string;
   /** Microcompact's cleared results and autocompact's circuit breaker, kept across turns. */
   private readonly compaction: SessionCompaction;
-  /** Branch and status for the system prompt: taken once, at the start, so the prompt never changes. */
-  private readonly gitSnapshot: Promise<GitSnapshot | null>;
-  private git: GitSnapshot | null = null;
-  /** The system prompt the last turn sent (a /compact's summary request sends it too). */
-  private lastSystemPrompt: string | null = null;
 
   constructor(options: EngineOptions) {
     this.options = { ...options };
     this.model = options.model;
-    this.cwd = options.cwd;
-    this.fileHistory = options.fileHistory ?? new FileHistory();
     this.compaction = new SessionCompaction(options.compaction);
-    this.sessionDate = this.now();
-    this.announcedDay = dayOf(this.sessionDate);
-    // A sub-agent's own prompt gets the environment only (as in Claude Code's Explore and Plan).
-    this.gitSnapshot =
-      options.systemPrompt === undefined ? takeGitSnapshot(options.cwd) : Promise.resolve(null);
+    // The date the system prompt gives: the session's first, so the cached prefix (tools → system)
+    // stays byte-identical for the whole session.
+    const sessionDate = this.now();
+    this.announcedDay = dayOf(sessionDate);
+    this.prompt = new SessionPrompt({
+      cwd: options.cwd,
+      projectRoot: options.projectRoot,
+      platform: options.platform ?? process.platform,
+      date: sessionDate,
+      append: options.appendSystemPrompt,
+      base: options.systemPrompt,
+      instructionRoots: options.instructionRoots,
+      memoryPrompt: options.memoryPrompt,
+    });
     // The Bash analysis decides which commands may run in parallel: have its parser ready early.
     loadBashParser().catch(() => undefined);
     this.conversation = new Conversation(
@@ -208,17 +86,14 @@ export class QueryEngine {
       options.writer,
       options.sessionId,
     );
-    this.shell = options.shell ?? plainShell(options.toolEnv);
-    this.tasks = new TaskManager(options.sessionId, this.shell, options.taskEvents ?? {});
-    this.instructions =
-      options.systemPrompt === undefined
-        ? new SessionInstructions({
-            projectDir: options.projectRoot,
-            homeDir: options.instructionRoots?.homeDir ?? homedir(),
-            carapaceHome: options.instructionRoots?.carapaceHome ?? carapaceHome(),
-            managedDirs: options.instructionRoots?.managedDirs,
-          })
-        : null;
+    this.side = new SideRequests(
+      this.conversation,
+      options.models,
+      options.budget,
+      () => this.running !== null,
+    );
+    this.session = new SessionTools(options);
+    this.tasks = this.session.tasks;
   }
 
   /**
@@ -226,12 +101,12 @@ export class QueryEngine {
    * order, with the import that pulled each in (the memory browser's "Loaded in this session").
    */
   loadedContext(): LoadedInstructions {
-    return this.instructions?.snapshot() ?? { files: [], notices: [] };
+    return this.prompt.loaded();
   }
 
   /** Lists files another loader put into the context (MEMORY.md, recalled memories). */
   recordLoaded(files: readonly LoadedFile[]): void {
-    this.instructions?.addLoaded(files);
+    this.prompt.recordLoaded(files);
   }
 
   get sessionId(): string {
@@ -291,21 +166,12 @@ export class QueryEngine {
    * result are closed as interrupted.
    */
   resume(lines: readonly TranscriptLine[]): void {
-    this.model = this.conversation.resume(lines) ?? this.model;
-    // The main agent's total holds its sub-agents' too: what they spent after the last snapshot
-    // (a crash mid-turn) is in their own transcripts' usage lines.
-    if (this.agentId === this.options.sessionId) {
-      const since = lastSnapshotAt(lines, this.options.sessionId);
-      for (const u of subagentUsageLines(this.options.sessionDir))
-        if (since === null || u.at > since) this.conversation.cost.addLine(u);
-    }
-    // A reply the app died in comes back with what had arrived, marked interrupted, not dropped.
-    for (const reply of interruptedReplies(lines)) this.conversation.record(reply);
-    this.conversation.closeDangling();
-    if (turnUnfinished(lines)) {
-      this.record(notice('warning', INTERRUPTED_BY_EXIT, 'interrupted_by_exit'));
-      this.conversation.appendLine({ type: 'turn', phase: 'end', at: now() });
-    }
+    this.model =
+      resumeConversation(this.conversation, lines, {
+        sessionId: this.options.sessionId,
+        agentId: this.agentId,
+        sessionDir: this.options.sessionDir,
+      }) ?? this.model;
   }
 
   setModel(model: string): void {
@@ -345,7 +211,7 @@ export class QueryEngine {
 
   /** The directory the next command starts in. */
   get workingDirectory(): string {
-    return this.cwd;
+    return this.session.cwd;
   }
 
   /** Stops the running turn: the request and the tools are aborted; the turn ends as `aborted`. */
@@ -387,74 +253,31 @@ export class QueryEngine {
     options: { signal?: AbortSignal } = {},
   ): AsyncGenerator<EngineEvent, TurnResult> {
     if (this.running) throw new Error('This session is already running a turn.');
-    const abort = new AbortController();
-    const onOuterAbort = () => abort.abort();
-    options.signal?.addEventListener('abort', onOuterAbort, { once: true });
-    this.running = abort;
-    const started = performance.now();
-    const apiBefore = this.cost.apiDurationMs;
-    const fold = new TurnFold(this.conversation);
+    const turn = new RunningTurn(this.conversation, options.signal);
+    this.running = turn.abort;
     let outcome: { ok: boolean; detail: string };
-    this.conversation.appendLine({ type: 'turn', phase: 'start', at: now() });
+    turn.open();
     try {
-      const steps = manualCompact({
-        client: this.options.models.clientFor(this.model),
-        model: this.model,
-        messages: this.conversation.context,
-        signal: abort.signal,
-        instructions,
-        budget: this.options.budget,
-        hooks: this.compaction.auto.hooks,
-        // The last turn's prompt and the tools, so the summary reads the conversation from the cache.
-        prefix: {
-          systemPrompt: this.lastSystemPrompt ?? this.systemPromptWith(),
+      outcome = yield* compactSteps(
+        {
+          conversation: this.conversation,
+          model: this.model,
+          models: this.options.models,
+          budget: this.options.budget,
+          compaction: this.compaction,
+          systemPrompt: this.prompt.forCompact(),
           tools: this.options.gate.filterTools(this.tools()),
-          view: (m) => this.compaction.microcompact.view(m),
+          instructions,
+          record: (item) => this.record(item),
         },
-        usageOf: (message, durationMs) => ({
-          type: 'usage',
-          model: message.model ?? this.model,
-          apiId: message.id,
-          usage: message.usage,
-          cacheWrite1hTokens: message.cacheWrite1hTokens,
-          webSearchRequests: message.webSearchRequests,
-          durationMs,
-        }),
-      });
-      for (;;) {
-        const next = await steps.next();
-        if (next.done) {
-          outcome = next.value;
-          break;
-        }
-        fold.apply(next.value);
-        yield next.value;
-        const note = this.noteFor(next.value);
-        if (note) {
-          this.record(note);
-          yield { type: 'item', item: note };
-        }
-      }
+        turn,
+      );
     } finally {
-      options.signal?.removeEventListener('abort', onOuterAbort);
-      this.conversation.appendLine({ type: 'turn', phase: 'end', at: now() });
+      turn.end();
       this.running = null;
     }
     this.conversation.saveCost();
-    const error = outcome.ok ? null : { code: 'compact_failed', status: null, message: outcome.detail };
-    return {
-      sessionId: this.sessionId,
-      terminal: error
-        ? { reason: 'error', detail: outcome.detail, error }
-        : { reason: 'completed', detail: outcome.detail },
-      text: outcome.detail,
-      numTurns: 0,
-      durationMs: Math.round(performance.now() - started),
-      durationApiMs: Math.round(this.cost.apiDurationMs - apiBefore),
-      usage: fold.usage,
-      permissionDenials: [],
-      error,
-    };
+    return compactResult(this.sessionId, turn, outcome);
   }
 
   /** Whether the last turn failed or was cut off, so {@link retry} has something to ask again. */
@@ -489,130 +312,48 @@ export class QueryEngine {
     // No UserPromptSubmit hook: null at once, and the prompt is recorded without waiting.
     const asked =
       prompt !== null && this.options.onPromptSubmit
-        ? this.options.onPromptSubmit(
-            typeof prompt === 'string'
-              ? prompt
-              : prompt.map((b) => (b.type === 'text' ? b.text : '')).join('\n'),
-            options.signal ?? new AbortController().signal,
-          )
+        ? this.options.onPromptSubmit(promptText(prompt), options.signal ?? new AbortController().signal)
         : null;
     if (asked !== null) {
       const answer = await asked;
       yield* this.hookNotes();
-      for (const message of answer.messages) {
-        const note = notice('warning', message, 'hook');
-        this.record(note);
-        yield { type: 'item', item: note };
-      }
-      if (answer.blocked !== null) {
-        const detail = `A UserPromptSubmit hook blocked the prompt: ${answer.blocked}`;
-        const note = notice('warning', detail, 'hook');
-        this.record(note);
-        yield { type: 'item', item: note };
-        return {
-          sessionId: this.sessionId,
-          terminal: { reason: 'completed', detail },
-          text: '',
-          numTurns: 0,
-          durationMs: Math.round(performance.now() - asking),
-          durationApiMs: 0,
-          usage: new TurnFold(this.conversation).usage,
-          permissionDenials: [],
-          error: null,
-        };
-      }
+      for (const note of hookAnswerNotes(answer)) yield this.kept(note);
+      if (answer.blocked !== null)
+        return blockedResult(this.sessionId, answer.blocked, performance.now() - asking);
       hookContext = answer.context;
     }
-    const abort = new AbortController();
-    const onOuterAbort = () => abort.abort();
-    options.signal?.addEventListener('abort', onOuterAbort, { once: true });
+    const turn = new RunningTurn(this.conversation, options.signal);
+    const { abort, fold } = turn;
     this.running = abort;
     // The long-lived sandboxed shell serves this submit's commands and ends with it (shell-executor.ts).
-    const letGoOfShell = this.shell.hold?.();
-    const started = performance.now();
-    const apiBefore = this.cost.apiDurationMs;
-    const fold = new TurnFold(this.conversation);
+    const letGoOfShell = this.session.shell.hold?.();
     const partial = new PartialReplyWriter((line) => this.conversation.appendLine(line));
-    let terminal: Terminal | null = null;
-    this.conversation.appendLine({ type: 'turn', phase: 'start', at: now() });
+    turn.open();
 
     if (prompt !== null) {
-      const userMessage: MessageItem = {
-        kind: 'message',
-        id: randomUUID(),
-        role: 'user',
-        origin: 'user',
-        content: typeof prompt === 'string' ? [{ type: 'text', text: prompt }] : prompt,
-        createdAt: now(),
-        status: 'complete',
-      };
-      this.record(userMessage);
-      yield { type: 'item', item: userMessage };
       const today = dayOf(this.now());
-      if (today !== this.announcedDay) {
-        this.announcedDay = today;
-        const note: MessageItem = {
-          kind: 'message',
-          id: randomUUID(),
-          role: 'user',
-          origin: 'nudge',
-          content: [{ type: 'text', text: dateChangeNote(today) }],
-          createdAt: now(),
-          status: 'complete',
-        };
-        this.record(note);
-        yield { type: 'item', item: note };
-      }
-      if (hookContext !== null) {
-        const note: MessageItem = {
-          kind: 'message',
-          id: randomUUID(),
-          role: 'user',
-          origin: 'nudge',
-          content: [{ type: 'text', text: hookContext }],
-          createdAt: now(),
-          status: 'complete',
-        };
-        this.record(note);
-        yield { type: 'item', item: note };
-      }
+      const dateChange = today !== this.announcedDay ? dateChangeNote(today) : null;
+      this.announcedDay = today;
+      for (const message of openingMessages(prompt, { dateChange, hookContext })) yield this.kept(message);
     }
 
-    const toolUseContext: ToolUseContext = {
-      toolUseId: '',
-      cwd: this.cwd,
-      projectRoot: this.options.projectRoot,
-      sessionDir: this.options.sessionDir,
-      abortSignal: abort.signal,
+    const toolUseContext = this.session.contextFor({
+      signal: abort.signal,
       permissionMode: this.options.permissionMode,
-      readFileState: this.readFileState,
-      fileHistory: this.fileHistory,
-      todos: this.todos,
-      env: this.options.toolEnv,
-      shell: this.shell,
-      tasks: this.tasks,
       agentId: this.agentId,
-      ...(this.options.agents ? { agents: this.options.agents } : {}),
-      ...(this.options.team ? { team: this.options.team } : {}),
-      ...(this.instructions ? { instructionsFor: this.instructionsFor } : {}),
-      sideModel: this.sideModel(),
-    };
+      instructionsFor: this.prompt.instructionsFor,
+      sideModel: this.side.sideModel(this.model),
+    });
     // Instruction files are re-read each turn: the person may have edited one since the last.
-    const instructions = this.instructions ? await this.instructions.reload() : undefined;
-    for (const text of instructions?.notices ?? []) {
-      if (this.shownInstructionNotices.has(text)) continue;
-      this.shownInstructionNotices.add(text);
-      const note = notice('warning', text, 'instructions');
+    const context = await this.prompt.reload();
+    for (const note of context.notices) {
       this.showNotice(note);
       yield { type: 'item', item: note };
     }
-    // Auto memory: the directory and MEMORY.md, read at the session's first turn (memory-prompt.ts).
-    const memory = this.options.memoryPrompt?.section();
-    if (memory?.loaded) this.recordLoaded([memory.loaded]);
     // Recall: memories picked for this message ride with it as a user-role note, not in the system
     // prompt, so the prompt cache holds. A failing selector gives no note; the turn goes on. At a
     // reached budget there is no selector call (the turn's own request pauses or stops there).
-    if (prompt !== null && this.options.recall && (await this.sideRequestsAllowed())) {
+    if (prompt !== null && this.options.recall && (await this.side.allowed())) {
       const recalled = await this.options.recall.noteFor({
         prompt,
         models: this.options.models,
@@ -620,21 +361,17 @@ export class QueryEngine {
         toolsInUse: this.tools().map((t) => t.name),
         signal: abort.signal,
         tasks: this.tasks,
-        onUsage: (report) => this.addSideUsage(report),
+        onUsage: (report) => this.side.addUsage(report),
         context: this.conversation.context,
       });
       if (recalled) {
         this.recordLoaded(this.options.recall.loadedFiles());
-        this.record(recalled);
-        yield { type: 'item', item: recalled };
+        yield this.kept(recalled);
       }
     }
-    this.git = await this.gitSnapshot;
-    const systemPrompt = this.systemPromptWith(instructions, memory?.section);
-    this.lastSystemPrompt = systemPrompt;
     const loop = queryLoop({
       messages: [...this.conversation.context],
-      systemPrompt,
+      systemPrompt: await this.prompt.forTurn(context),
       tools: this.tools(),
       toolUseContext,
       gate: this.options.gate,
@@ -652,110 +389,35 @@ export class QueryEngine {
       compaction: this.compaction,
     });
 
+    let terminal: Terminal;
     try {
-      for (;;) {
-        const next = await loop.next();
-        if (next.done) {
-          terminal = next.value;
-          break;
-        }
-        const e = next.value;
-        partial.apply(e);
-        fold.apply(e);
-        if (fold.cwd !== null) this.cwd = fold.cwd;
-        yield e;
-        const note = this.noteFor(e);
-        if (note) {
-          this.record(note);
-          yield { type: 'item', item: note };
-        }
-        yield* this.hookNotes();
-      }
-      // The last Stop hooks ran after the loop's last event.
-      yield* this.hookNotes();
+      terminal = yield* followLoop(loop, {
+        conversation: this.conversation,
+        turn,
+        partial,
+        onCwd: (cwd) => (this.session.cwd = cwd),
+        kept: (item) => this.kept(item),
+        hookNotes: () => this.hookNotes(),
+      });
     } finally {
-      options.signal?.removeEventListener('abort', onOuterAbort);
-      if (!terminal) {
-        // The consumer closed us early: stop everything and leave a consistent transcript.
-        abort.abort();
-        await loop.return({ reason: 'aborted', detail: 'Closed by the caller.' });
-        const partial = fold.interruptedMessage();
-        if (partial) this.record(partial);
-        // No one is listening any more: close the transcript here, without yielding.
-        this.conversation.closeDangling();
-        this.conversation.saveCost();
-      }
       partial.close();
-      this.conversation.appendLine({ type: 'turn', phase: 'end', at: now() });
+      turn.end();
       this.running = null;
       letGoOfShell?.();
     }
     const closing = this.conversation.closeDangling();
     if (closing) yield { type: 'item', item: closing };
     this.conversation.saveCost();
-    return {
-      sessionId: this.sessionId,
-      terminal,
+    return turn.result(this.sessionId, terminal, {
       text: fold.lastText,
       numTurns: fold.numTurns,
-      durationMs: Math.round(performance.now() - started),
-      durationApiMs: Math.round(this.cost.apiDurationMs - apiBefore),
-      usage: fold.usage,
       permissionDenials: fold.denials,
       error: fold.error,
-    };
-  }
-
-  /**
-   * The system prompt. The directory is the one the session started in, not where a `cd` left the
-   * shell, and the date the session's first: it is the cached prefix and must not change between turns
-   * (the model saw its own `cd`).
-   */
-  private systemPromptWith(instructions?: LoadedInstructions, memory?: string | null): string {
-    return buildSystemPrompt({
-      cwd: this.options.cwd,
-      projectRoot: this.options.projectRoot,
-      platform: this.options.platform ?? process.platform,
-      date: this.sessionDate,
-      append: this.options.appendSystemPrompt,
-      instructions,
-      memory,
-      git: this.git,
-      ...(this.options.systemPrompt !== undefined ? { base: this.options.systemPrompt } : {}),
     });
   }
 
   private now(): Date {
     return this.options.clock?.() ?? new Date();
-  }
-
-  /** For Read: the instructions a file brings into play, as text for its result. */
-  private readonly instructionsFor = async (file: string): Promise<string | null> => {
-    const files = (await this.instructions?.forRead(file)) ?? [];
-    return renderAttachment(files);
-  };
-
-  /** Tools' own model requests (WebFetch's reader, WebSearch), counted and budgeted as the session's. */
-  private sideModel(): SideModel {
-    return {
-      // The demo model has no small model beside it (as recall): its side requests stay on it.
-      smallModel: this.model === DEMO_MODEL_ID ? this.model : smallModelFrom(process.env),
-      request: async (request, signal, onEvent) => {
-        // At a reached spending limit a tool makes no model request (the turn's own request pauses there).
-        if (!(await this.sideRequestsAllowed()))
-          throw new Error(
-            'the session has reached its spending limit, so no model request is made for this tool',
-          );
-        return sideRequest(
-          this.options.models.clientFor(request.model),
-          request,
-          signal,
-          (report) => this.addSideUsage(report),
-          'other',
-          onEvent,
-        );
-      },
-    };
   }
 
   /** The tools of this turn: the fixed ones, then (same order every time, for the cache) the extra. */
@@ -764,84 +426,18 @@ export class QueryEngine {
     return extra.length === 0 ? this.options.tools : [...this.options.tools, ...extra];
   }
 
-  /** A side request of this agent (the memory selector, autoDream): the session pays for it. */
-  private addSideUsage(report: UsageReport): void {
-    this.conversation.addUsage(report);
-    // Side requests spend from the session's budget like its turns.
-    this.options.budget?.recordUsage(report);
-    if (!this.running) this.conversation.saveCost();
-  }
-
-  private async sideRequestsAllowed(): Promise<boolean> {
-    // A budget that cannot tell (its spend unreadable) leaves the call to the turn's own check.
-    return (await this.options.budget?.sideRequestsAllowed?.().catch(() => true)) ?? true;
-  }
-
   /** Hook runs since the last look, recorded and shown as notes. */
   private *hookNotes(): Generator<EngineEvent> {
-    for (const note of this.options.hookNotes?.drain() ?? []) {
-      this.record(note);
-      yield { type: 'item', item: note };
-    }
+    for (const note of this.options.hookNotes?.drain() ?? []) yield this.kept(note);
   }
 
   private record(item: TranscriptItem): void {
     this.conversation.record(item);
   }
 
-  private noteFor(e: LoopEvent): NoticeItem | null {
-    switch (e.type) {
-      case 'transition': {
-        const text = describeTransition(e);
-        return text ? notice('info', text, e.transition.reason) : null;
-      }
-      case 'retry':
-        return notice(
-          'info',
-          `${e.error.message.split('.')[0] ?? 'API error'}; retrying in ${e.delayMs < 1000 ? `${Math.round(e.delayMs)} ms` : `${(e.delayMs / 1000).toFixed(1)} s`} (attempt ${e.attempt} of ${e.maxRetries}).`,
-          'retry',
-        );
-      case 'fallback':
-        return notice(
-          'warning',
-          `${e.from} is overloaded; switched to the fallback model ${e.to} for this turn.`,
-          'fallback',
-        );
-      case 'error':
-        return notice('error', e.error.message, e.error.code);
-      case 'compaction':
-        return {
-          ...notice(
-            e.ok ? 'info' : 'warning',
-            e.detail,
-            e.trigger === 'manual'
-              ? e.ok
-                ? 'compact'
-                : 'compact_failed'
-              : e.ok
-                ? e.trigger === 'snip'
-                  ? 'snip'
-                  : 'autocompact'
-                : e.breakerOpen
-                  ? 'autocompact_off'
-                  : 'autocompact_failed',
-          ),
-          compaction: {
-            trigger: e.trigger,
-            ok: e.ok,
-            breakerOpen: e.breakerOpen,
-            summarized: e.summarized ?? null,
-            summary: e.summary ? messageText(e.summary.content) : null,
-          },
-        };
-      default:
-        return null;
-    }
+  /** Records an item and gives the event that shows it. */
+  private kept(item: TranscriptItem): EngineEvent {
+    this.record(item);
+    return { type: 'item', item };
   }
-}
-
-/** When this session's last cost snapshot was written (null: none): later usage is not in it. */
-function lastSnapshotAt(lines: readonly TranscriptLine[], sessionId: string): string | null {
-  const last = lines.findLast((l) => l.type === 'cost' && l.snapshot.sessionId === sessionId);
-  return last?.type === 'cost' ? last.at : null;
 }
