@@ -127,7 +127,11 @@ export function createCarapace(options: CarapaceOptions): Carapace {
   // Each project's MCP servers, started when a session or the MCP page first asks for them.
   const mcp = new McpService({
     // Every project's manager also starts the enabled plugins' servers (scope plugin).
-    createManager: (o) => createMcpManager({ ...o, plugins: () => pluginMcpServers(paths.home, o.env) }),
+    createManager: (o) =>
+      createMcpManager({
+        ...o,
+        plugins: () => pluginMcpServers(permissionLocations(o.projectRoot), o.env),
+      }),
     projectPath: (projectId) => projects.get(projectId).path,
     homeDir: userHome,
     env: options.env,
@@ -157,7 +161,7 @@ export function createCarapace(options: CarapaceOptions): Carapace {
     agentCatalog: (projectRoot, report) =>
       withPluginAgents(
         createAgentCatalog({ projectRoot, home: userHome, carapaceHome: paths.home, onProblems: report }),
-        () => loadPluginComponents(paths.home),
+        () => loadPluginComponents(permissionLocations(projectRoot)),
       ),
     skillCatalog: (projectRoot, report) =>
       createSkillCatalog({
@@ -165,7 +169,7 @@ export function createCarapace(options: CarapaceOptions): Carapace {
         home: userHome,
         carapaceHome: paths.home,
         onProblems: report,
-        plugins: () => loadPluginComponents(paths.home),
+        plugins: () => loadPluginComponents(permissionLocations(projectRoot)),
       }),
   });
   // The terminal panel is the user's own shell: their environment, unsanitised, outside the sandbox.

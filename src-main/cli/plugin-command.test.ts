@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
@@ -24,7 +24,7 @@ function cli() {
     writeFileSync(path.join(cwd, folder, '.claude-plugin', 'plugin.json'), JSON.stringify(manifest));
     return path.join(cwd, folder);
   };
-  return { run, plugin };
+  return { home, run, plugin };
 }
 
 describe('carapace plugin', () => {
@@ -51,9 +51,40 @@ describe('carapace plugin', () => {
     expect(c.run('list').out).toMatch(/^tools {2}enabled {2}/);
     expect(c.run('uninstall', 'tools')).toEqual({
       code: 0,
-      out: 'Uninstalled tools (its copy is removed; the folder it came from is left as it was).\n',
+      out: 'Uninstalled tools (its copy and its data folder are removed; the folder it came from is left as it was).\n',
       err: '',
     });
+  });
+
+  it('keeps the data folder with --keep-data, and says when a settings file outranks the switch', () => {
+    const c = cli();
+    c.plugin('tools', { name: 'tools' });
+    c.run('install', 'tools');
+    const data = path.join(c.home, 'plugins', 'data', 'tools');
+    mkdirSync(data, { recursive: true });
+    writeFileSync(path.join(data, 'state.json'), '{}');
+    writeFileSync(
+      path.join(c.home, 'settings.json'),
+      JSON.stringify({ enabledPlugins: { 'tools@local': false } }),
+    );
+    expect(c.run('enable', 'tools').out).toBe(
+      `tools is enabled.\nNote: here it stays off: Off by enabledPlugins in ${path.join(c.home, 'settings.json')}.\n`,
+    );
+    expect(c.run('list').out).toMatch(
+      /^tools {2}disabled {2}.*\(Off by enabledPlugins in .*settings\.json\)\n$/,
+    );
+    expect(JSON.parse(c.run('list', '--json').out)).toEqual([
+      expect.objectContaining({
+        name: 'tools',
+        enabled: false,
+        switch: true,
+        state: expect.objectContaining({ source: 'user' }),
+      }),
+    ]);
+    expect(c.run('uninstall', 'tools', '--keep-data').out).toBe(
+      'Uninstalled tools (its copy is removed, its data folder kept; the folder it came from is left as it was).\n',
+    );
+    expect(existsSync(path.join(data, 'state.json'))).toBe(true);
   });
 
   it('refuses a folder that is no plugin or has a broken manifest, with the reason and exit 1', () => {

@@ -203,7 +203,7 @@ export async function runPrint(o: PrintOptions, io: PrintIo): Promise<number> {
   const hookSources = collectHooks({
     locations,
     projectHooksAllowed: true,
-    plugins: loadPluginComponents(paths.home),
+    plugins: loadPluginComponents(locations),
   });
   for (const problem of hookSources.problems) io.stderr.write(`carapace: ${problem}\n`);
   const hooks =
@@ -248,7 +248,7 @@ export async function runPrint(o: PrintOptions, io: PrintIo): Promise<number> {
         cliConfigs: o.mcpConfigs,
         strict: o.strictMcpConfig,
         // The enabled plugins' servers (scope plugin, mcp__plugin_<plugin>_<server>__<tool>).
-        plugins: () => pluginMcpServers(paths.home, io.env),
+        plugins: () => pluginMcpServers(locations, io.env),
         onProblem: (m) => io.stderr.write(`carapace: ${m}\n`),
       });
   const runtime = createRuntime({
@@ -283,14 +283,14 @@ export async function runPrint(o: PrintOptions, io: PrintIo): Promise<number> {
           for (const p of problems) io.stderr.write(`carapace: agent file ${p.file}: ${p.message}\n`);
         },
       }),
-      () => loadPluginComponents(paths.home),
+      () => loadPluginComponents(locations),
     ),
     skills: createSkillCatalog({
       projectRoot,
       home,
       carapaceHome: paths.home,
       // The person's installed plugins that are enabled: their skills join the rest.
-      plugins: () => loadPluginComponents(paths.home),
+      plugins: () => loadPluginComponents(locations),
       // A broken skill is reported and skipped; the run goes on.
       onProblems: (problems) => {
         for (const p of problems) io.stderr.write(`carapace: skill ${p.file}: ${p.message}\n`);

@@ -1,11 +1,12 @@
-import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { RecordedRequest } from '../devtools/scripted-api/request';
 import { scenarioResponder } from '../devtools/scripted-api/responder';
 import { parseScenario, type ScenarioInput } from '../devtools/scripted-api/scenario';
 import { startScriptedApi } from '../devtools/scripted-api/server';
-import { installPlugin, setPluginEnabled } from '../harness/plugins/registry';
+import { TrustStore, trustFile } from '../harness/permissions/trust';
+import { installPlugin, pluginDataDir, setPluginEnabled, uninstallPlugin } from '../harness/plugins/registry';
 import { text, toolUse } from '../test-support/engine';
 import { tempDir } from '../test-support/temp';
 import { capturePrint } from '../test-support/print-run';
@@ -39,7 +40,7 @@ async function setup(steps: ScenarioInput['steps'] = []) {
     );
     return { code, out, stderr: err };
   };
-  return { api, home, run };
+  return { api, home, project, run };
 }
 
 function put(file: string, body: string): void {
@@ -160,5 +161,99 @@ describe('carapace -p with plugins', () => {
     const before = s.api.requests.length;
     await s.run('hello there');
     expect(body(s.api.requests[before])).not.toContain('mcp__plugin_tools_echo__echo');
+  });
+
+  it('honours enabledPlugins: the user’s false turns a plugin off; a project’s entry counts only once the folder’s trust accepts it', async () => {
+    const s = await setup();
+    installPlugin(s.home, toolsPlugin());
+    const offered = async () => {
+      const before = s.api.requests.length;
+      const r = await s.run('hello there');
+      expect(r.code).toBe(0);
+      const sent = s.api.requests[before];
+      const on = skillTool(sent).includes('tools:lint');
+      // The hook goes with the skill: one state for the whole plugin.
+      expect(body(sent).includes('PLUGIN-HOOK-CONTEXT')).toBe(on);
+      return { on, stderr: r.stderr };
+    };
+    expect((await offered()).on).toBe(true);
+
+    // The user's settings outrank Carapace's switch (which still says enabled).
+    const userSettings = path.join(s.home, 'settings.json');
+    put(userSettings, JSON.stringify({ enabledPlugins: { 'tools@local': false } }));
+    expect((await offered()).on).toBe(false);
+    rmSync(userSettings);
+
+    // An untrusted repository cannot switch on a plugin the person switched off…
+    setPluginEnabled(s.home, 'tools', false);
+    const projectSettings = path.join(s.project, '.claude', 'settings.json');
+    put(projectSettings, JSON.stringify({ enabledPlugins: { 'tools@local': true } }));
+    const untrusted = await offered();
+    expect(untrusted.on).toBe(false);
+    expect(untrusted.stderr).toContain('Turns on plugin tools@local (if you installed it)');
+    // …and once the person trusts that entry, it does.
+    new TrustStore(trustFile(s.home)).trustCurrent(s.project);
+    expect((await offered()).on).toBe(true);
+
+    // A trusted project's false turns the plugin off; untrusted, the same entry changes nothing.
+    setPluginEnabled(s.home, 'tools', true);
+    put(projectSettings, JSON.stringify({ enabledPlugins: { 'tools@local': false } }));
+    expect((await offered()).on).toBe(true);
+    new TrustStore(trustFile(s.home)).trustCurrent(s.project);
+    expect((await offered()).on).toBe(false);
+
+    // A setting never installs anything: an entry for a plugin that is not installed does nothing.
+    put(projectSettings, JSON.stringify({ enabledPlugins: { 'other@local': true, 'tools@local': false } }));
+    new TrustStore(trustFile(s.home)).trustCurrent(s.project);
+    expect((await offered()).on).toBe(false);
+  });
+
+  it('gives a hook ${CLAUDE_PLUGIN_DATA}: its folder keeps what the hook wrote across disable, enable and a reinstall, and goes with uninstall unless kept', async () => {
+    const s = await setup();
+    const root = toolsPlugin();
+    put(
+      path.join(root, 'hooks', 'hooks.json'),
+      JSON.stringify({
+        hooks: {
+          UserPromptSubmit: [
+            {
+              hooks: [
+                {
+                  type: 'command',
+                  // The placeholder put in, and the variable exported to the script.
+                  command:
+                    'echo run >> "${CLAUDE_PLUGIN_DATA}/runs.txt"; printf "DATA-RUNS=%s" "$(wc -l < "$CLAUDE_PLUGIN_DATA/runs.txt" | tr -d " ")"',
+                },
+              ],
+            },
+          ],
+        },
+      }),
+    );
+    installPlugin(s.home, root);
+    const data = pluginDataDir(s.home, 'tools');
+    expect(data).toBe(path.join(s.home, 'plugins', 'data', 'tools'));
+    const runs = async () => {
+      const before = s.api.requests.length;
+      const r = await s.run('hello there');
+      expect(r.code).toBe(0);
+      expect(r.stderr).toBe('');
+      return /DATA-RUNS=(\d+)/.exec(body(s.api.requests[before]))?.[1] ?? null;
+    };
+    expect(await runs()).toBe('1');
+    expect(readFileSync(path.join(data, 'runs.txt'), 'utf8')).toBe('run\n');
+    setPluginEnabled(s.home, 'tools', false);
+    expect(await runs()).toBeNull();
+    setPluginEnabled(s.home, 'tools', true);
+    expect(await runs()).toBe('2');
+    // Installing again (an update) replaces the copy, not the data.
+    installPlugin(s.home, root);
+    expect(await runs()).toBe('3');
+    uninstallPlugin(s.home, 'tools', { keepData: true });
+    expect(readFileSync(path.join(data, 'runs.txt'), 'utf8')).toBe('run\nrun\nrun\n');
+    installPlugin(s.home, root);
+    expect(await runs()).toBe('4');
+    uninstallPlugin(s.home, 'tools');
+    expect(existsSync(data)).toBe(false);
   });
 });

@@ -41,7 +41,8 @@ export function appHooks(loc: SourceLocations): { hooks: ConfiguredHook[]; probl
   const base = collectHooks({
     locations: loc,
     projectHooksAllowed: false,
-    plugins: loadPluginComponents(loc.home),
+    // The project's enabledPlugins count as far as its trust accepted them (enabled-state.ts).
+    plugins: loadPluginComponents(loc),
   });
   // disableAllHooks / allowManagedHooksOnly leave none of the project's hooks.
   if (base.narrowedBy !== null) return base;

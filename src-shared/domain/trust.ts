@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** What a widening item in a project's own settings would change. */
-export const TrustItemKind = z.enum(['allow', 'sandbox', 'hook', 'mcp', 'env', 'apiKeyHelper']);
+export const TrustItemKind = z.enum(['allow', 'sandbox', 'hook', 'mcp', 'env', 'apiKeyHelper', 'plugin']);
 export type TrustItemKind = z.infer<typeof TrustItemKind>;
 
 /** One thing a project's `.claude/settings*.json` or `.mcp.json` would widen, if the folder were trusted. */

@@ -27,6 +27,8 @@ export interface ParsedSettings {
   enableAllProjectMcpServers: boolean;
   env: Record<string, string>;
   apiKeyHelper: string | undefined;
+  /** `enabledPlugins`: `"name@marketplace"` → on or off (Carapace's own installs are `name@local`). */
+  enabledPlugins: Record<string, boolean>;
 }
 
 export type SettingsRead =
@@ -54,6 +56,7 @@ export function emptySettings(): ParsedSettings {
     enableAllProjectMcpServers: false,
     env: {},
     apiKeyHelper: undefined,
+    enabledPlugins: {},
   };
 }
 
@@ -193,6 +196,15 @@ export function parseSettings(
   const helper = data['apiKeyHelper'];
   if (typeof helper === 'string') settings.apiKeyHelper = helper;
   else if (helper !== undefined) bad('apiKeyHelper', 'a string');
+
+  const plugins = data['enabledPlugins'];
+  if (plugins !== undefined && !isObject(plugins)) bad('enabledPlugins', 'an object of true or false');
+  if (isObject(plugins))
+    for (const [id, on] of Object.entries(plugins)) {
+      // Claude Code's older list form (versions) is not one Carapace can honour; `__proto__` no key.
+      if (typeof on === 'boolean' && id !== '__proto__') settings.enabledPlugins[id] = on;
+      else problems.push(`${file}: enabledPlugins.${id} is not true or false; it is ignored`);
+    }
 
   return { settings, problems };
 }

@@ -37,6 +37,8 @@ export const trustKey = {
   mcpEnableAll: 'enableAllProjectMcpServers:true',
   env: (name: string, value: string) => `env:${JSON.stringify([name, value])}`,
   apiKeyHelper: (command: string) => `apiKeyHelper:${command}`,
+  /** A project switching an installed plugin on or off (off too: it could switch off a guard hook). */
+  plugin: (id: string, enabled: boolean) => `enabledPlugins:${JSON.stringify([id, enabled])}`,
 };
 
 /** The project-controlled files, relative to the project root. */
@@ -109,6 +111,8 @@ export function wideningItems(s: ParsedSettings, file: string): TrustItem[] {
     add('env', trustKey.env(name, value), `Environment: ${name}=${value}`);
   if (s.apiKeyHelper !== undefined)
     add('apiKeyHelper', trustKey.apiKeyHelper(s.apiKeyHelper), `API key helper runs: ${s.apiKeyHelper}`);
+  for (const [id, on] of Object.entries(s.enabledPlugins))
+    add('plugin', trustKey.plugin(id, on), `Turns ${on ? 'on' : 'off'} plugin ${id} (if you installed it)`);
   return items;
 }
 

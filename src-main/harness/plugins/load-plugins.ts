@@ -2,13 +2,16 @@ import { readdirSync, realpathSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import type { AgentDefinition } from '../agents/definition';
 import { parseAgentFile } from '../agents/parse-agent-file';
+import { own, parseYamlFrontmatter } from '../frontmatter/parse-yaml-frontmatter';
+import { splitFrontmatter } from '../frontmatter/split-frontmatter';
 import type { SkillsFolder } from '../skills/load-skills';
 import { readSkillText } from '../skills/read-skill-file';
 import { isInside } from '../tools/paths';
 import type { ConfiguredHook } from '../hooks/sources';
+import { pluginStates, type PluginPlace } from './enabled-state';
 import type { PluginManifest } from './manifest';
 import { pluginHooks } from './plugin-hooks';
-import { listPlugins, PluginError, readManifest } from './registry';
+import { ensurePluginDataDir, listPlugins, PluginError, readManifest } from './registry';
 
 /** At most this many agent files are read from one plugin. */
 const MAX_PLUGIN_AGENTS = 100;
@@ -23,7 +26,7 @@ export interface PluginProblem {
 export interface PluginComponents {
   skillFolders: SkillsFolder[];
   agents: AgentDefinition[];
-  /** Hooks of `hooks/hooks.json` (or the manifest's), with `${CLAUDE_PLUGIN_ROOT}` put in. */
+  /** Hooks of `hooks/hooks.json` (or the manifest's), with `${CLAUDE_PLUGIN_ROOT}` and `${CLAUDE_PLUGIN_DATA}` put in. */
   hooks: ConfiguredHook[];
   problems: PluginProblem[];
 }
@@ -49,10 +52,23 @@ function componentDirs(root: string, defaults: string, extra: readonly string[])
   return out.map((rel) => path.join(root, rel));
 }
 
+/** Frontmatter keys Claude Code ignores in a plugin's agent (its security rule: see pluginAgents). */
+const PLUGIN_AGENT_IGNORED = ['hooks', 'mcpServers', 'permissionMode'] as const;
+
+/** Which of those keys an agent file sets (its frontmatter already parsed once by parseAgentFile). */
+function ignoredKeys(text: string): string[] {
+  const parts = splitFrontmatter(text);
+  if (typeof parts === 'string' || parts.yaml === null) return [];
+  const read = parseYamlFrontmatter(parts.yaml, { example: 'name, description', allowEmpty: true });
+  return read.ok ? PLUGIN_AGENT_IGNORED.filter((k) => own(read.keys, k) !== undefined) : [];
+}
+
 /**
  * A plugin's agent files (`agents/*.md` and the manifest's agent folders), named `plugin:agent` as
- * Claude Code shows them. As Claude Code does, a plugin's agent takes no `permissionMode` (nor
- * hooks or MCP servers): installing a plugin must not hand an agent a wider mode.
+ * Claude Code shows them. As Claude Code does, a plugin's agent takes no `permissionMode`, `hooks`
+ * or `mcpServers`: installing a plugin must not hand an agent a wider mode, nor commands or servers
+ * that run outside the plugin's enabled hooks and MCP servers. Setting them is not a fault: the agent
+ * loads without them, with a note saying so.
  */
 function pluginAgents(root: string, manifest: PluginManifest, problems: PluginProblem[]): AgentDefinition[] {
   const agents: AgentDefinition[] = [];
@@ -97,6 +113,12 @@ function pluginAgents(root: string, manifest: PluginManifest, problems: PluginPr
         problems.push({ file, message: `Not loaded: the plugin already defines the agent "${name}".` });
         continue;
       }
+      const ignored = ignoredKeys(text);
+      if (ignored.length > 0)
+        problems.push({
+          file,
+          message: `Loaded without its ${ignored.join(', ')}: a plugin's agent cannot set ${ignored.length > 1 ? 'them' : 'it'} (as in Claude Code).`,
+        });
       agents.push({ ...parsed.agent, name, permissionMode: null });
     }
   }
@@ -112,19 +134,23 @@ export interface EnabledPlugin {
 }
 
 /**
- * The enabled plugins, read afresh (a plugin is the person's folder and may change). A plugin whose
- * folder or manifest is gone or broken is reported in `problems` and skipped.
+ * The enabled plugins, read afresh (a plugin is the person's folder and may change): on by the
+ * settings' `enabledPlugins` or Carapace's switch (enabled-state.ts), for the project when `place`
+ * names one. A plugin whose folder or manifest is gone or broken is reported in `problems` and skipped.
  */
-export function enabledPlugins(carapaceHome: string): {
+export function enabledPlugins(place: PluginPlace): {
   plugins: EnabledPlugin[];
   problems: PluginProblem[];
 } {
+  const carapaceHome = typeof place === 'string' ? place : place.home;
   const problems: PluginProblem[] = [];
   const out: EnabledPlugin[] = [];
   const { plugins, problem } = listPlugins(carapaceHome);
   if (problem !== null) problems.push({ file: carapaceHome, message: `Plugins not loaded: ${problem}.` });
+  const { states, problems: settingsProblems } = pluginStates(place, plugins);
+  problems.push(...settingsProblems);
   for (const plugin of plugins) {
-    if (!plugin.enabled) continue;
+    if (states.get(plugin.name)?.enabled !== true) continue;
     let manifest: PluginManifest;
     let root: string;
     try {
@@ -159,11 +185,9 @@ export function enabledPlugins(carapaceHome: string): {
  * named `plugin:command`. A folder leading outside the plugin is left out (the skills catalogue,
  * which reads the same plugins, reports it).
  */
-export function pluginCommandFolders(
-  carapaceHome: string,
-): { dir: string; within: string; prefix: string }[] {
+export function pluginCommandFolders(place: PluginPlace): { dir: string; within: string; prefix: string }[] {
   const out: { dir: string; within: string; prefix: string }[] = [];
-  for (const p of enabledPlugins(carapaceHome).plugins)
+  for (const p of enabledPlugins(place).plugins)
     for (const dir of componentDirs(p.root, 'commands', p.manifest.commands))
       if (inPlugin(p.root, path.relative(p.root, dir)) !== null)
         out.push({ dir, within: p.root, prefix: p.name });
@@ -171,14 +195,15 @@ export function pluginCommandFolders(
 }
 
 /**
- * The skills, agents and hooks of every enabled plugin, read afresh. Nothing a plugin names outside
- * its own folder is read.
+ * The skills, agents and hooks of every enabled plugin (for the project when `place` names one), read
+ * afresh. Nothing a plugin names outside its own folder is read.
  */
-export function loadPluginComponents(carapaceHome: string): PluginComponents {
+export function loadPluginComponents(place: PluginPlace): PluginComponents {
+  const carapaceHome = typeof place === 'string' ? place : place.home;
   const skillFolders: SkillsFolder[] = [];
   const agents: AgentDefinition[] = [];
   const hooks: ConfiguredHook[] = [];
-  const { plugins, problems } = enabledPlugins(carapaceHome);
+  const { plugins, problems } = enabledPlugins(place);
   for (const { root, manifest } of plugins) {
     for (const dir of componentDirs(root, 'skills', manifest.skills)) {
       if (inPlugin(root, path.relative(root, dir)) === null) {
@@ -191,7 +216,10 @@ export function loadPluginComponents(carapaceHome: string): PluginComponents {
       if (inPlugin(root, path.relative(root, dir)) === null)
         problems.push({ file: dir, message: 'Not read: it leads outside the plugin.' });
     agents.push(...pluginAgents(root, manifest, problems));
-    hooks.push(...pluginHooks(root, manifest, problems));
+    // The data folder is made only when a command hook is there to be given it.
+    hooks.push(
+      ...pluginHooks(root, manifest, problems, () => ensurePluginDataDir(carapaceHome, manifest.name)),
+    );
   }
   return { skillFolders, agents, hooks, problems };
 }

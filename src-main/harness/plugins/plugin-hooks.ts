@@ -17,6 +17,11 @@ export function withPluginRoot(text: string, root: string): string {
   return text.replace(/\$\{CLAUDE_PLUGIN_ROOT\}|\$CLAUDE_PLUGIN_ROOT(?![A-Za-z0-9_])/g, () => root);
 }
 
+/** `${CLAUDE_PLUGIN_DATA}` (and `$CLAUDE_PLUGIN_DATA`) become the plugin's data folder. */
+export function withPluginData(text: string, data: string): string {
+  return text.replace(/\$\{CLAUDE_PLUGIN_DATA\}|\$CLAUDE_PLUGIN_DATA(?![A-Za-z0-9_])/g, () => data);
+}
+
 /** A hooks.json is `{ description?, hooks: {Event: [...]} }`; a bare events object is taken too. */
 function eventsOf(data: unknown): unknown {
   if (isObject(data) && isObject(data['hooks'])) return data['hooks'];
@@ -50,7 +55,13 @@ function read(file: string, problems: Problem[]): unknown {
  * the block itself). Each is the source `plugin`: installing and enabling the plugin was the person's
  * choice, so they run without the project's trust; a disabled plugin's are never read.
  */
-export function pluginHooks(root: string, manifest: PluginManifest, problems: Problem[]): ConfiguredHook[] {
+export function pluginHooks(
+  root: string,
+  manifest: PluginManifest,
+  problems: Problem[],
+  /** The plugin's data folder, made when first asked for. */
+  dataDir: () => string,
+): ConfiguredHook[] {
   const blocks: { file: string; data: unknown }[] = [];
   const defaultFile = path.join(root, 'hooks', 'hooks.json');
   const fromDefault = read(defaultFile, problems);
@@ -80,7 +91,7 @@ export function pluginHooks(root: string, manifest: PluginManifest, problems: Pr
   for (const block of blocks) {
     const { entries, errors } = parseHooksBlock(eventsOf(block.data));
     for (const e of errors) problems.push({ file: block.file, message: `${e.message}; it is ignored` });
-    for (const e of entries) hooks.push({ ...rooted(e, root), source: 'plugin', file: block.file });
+    for (const e of entries) hooks.push({ ...rooted(e, root, dataDir), source: 'plugin', file: block.file });
   }
   return hooks;
 }
@@ -88,13 +99,17 @@ export function pluginHooks(root: string, manifest: PluginManifest, problems: Pr
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /**
- * A command hook with `${CLAUDE_PLUGIN_ROOT}` put in, and (for sh and bash) the variable exported too,
- * as Claude Code does, so a script the hook starts can read it.
+ * A command hook with `${CLAUDE_PLUGIN_ROOT}` and `${CLAUDE_PLUGIN_DATA}` put in, and (for sh and bash)
+ * both exported too, as Claude Code does, so a script the hook starts can read them. The data folder
+ * is the plugin's own (`$CARAPACE_HOME/plugins/data/<name>`): the plugin names no path of it.
  */
-function rooted(e: HookEntry, root: string): HookEntry {
+function rooted(e: HookEntry, root: string, dataDir: () => string): HookEntry {
   if (e.handler.type !== 'command') return e;
-  const command = withPluginRoot(e.handler.command, root);
+  const data = dataDir();
+  const command = withPluginData(withPluginRoot(e.handler.command, root), data);
   const exported =
-    e.handler.shell === 'powershell' ? command : `export CLAUDE_PLUGIN_ROOT=${shellQuote(root)}; ${command}`;
+    e.handler.shell === 'powershell'
+      ? command
+      : `export CLAUDE_PLUGIN_ROOT=${shellQuote(root)} CLAUDE_PLUGIN_DATA=${shellQuote(data)}; ${command}`;
   return { ...e, handler: { ...e.handler, command: exported } };
 }

@@ -1,7 +1,9 @@
 import path from 'node:path';
 import { parseServerConfig, type ServerEntry } from '../mcp/config';
 import { readSkillText } from '../skills/read-skill-file';
+import type { PluginPlace } from './enabled-state';
 import { enabledPlugins } from './load-plugins';
+import { ensurePluginDataDir } from './registry';
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -15,16 +17,18 @@ function serversOf(data: unknown): unknown {
  * The MCP servers of the enabled plugins (`.mcp.json` at the plugin's root, and plugin.json's
  * `mcpServers`: a `./` path or the servers themselves), scope `plugin`. Each is named
  * `plugin:<plugin>:<server>`, so its tools are `mcp__plugin_<plugin>_<server>__<tool>` as in Claude
- * Code. `${CLAUDE_PLUGIN_ROOT}` is filled in and given to a stdio server's environment. Files are read
- * without following links (a plugin names only its own files) and within a size limit.
+ * Code. `${CLAUDE_PLUGIN_ROOT}` and `${CLAUDE_PLUGIN_DATA}` (the plugin's data folder, made when it has
+ * a server) are filled in and given to a stdio server's environment. Files are read without following
+ * links (a plugin names only its own files) and within a size limit.
  */
 export function pluginMcpServers(
-  carapaceHome: string,
+  place: PluginPlace,
   env: NodeJS.ProcessEnv,
 ): { servers: ServerEntry[]; problems: string[] } {
+  const carapaceHome = typeof place === 'string' ? place : place.home;
   const servers: ServerEntry[] = [];
   const problems: string[] = [];
-  for (const p of enabledPlugins(carapaceHome).plugins) {
+  for (const p of enabledPlugins(place).plugins) {
     const sources: { file: string; data: unknown }[] = [];
     const read = (file: string) => {
       const text = readSkillText(file);
@@ -49,7 +53,10 @@ export function pluginMcpServers(
       if (file !== defaultFile) read(file);
     } else if (isObject(declared))
       sources.push({ file: path.join(p.root, '.claude-plugin', 'plugin.json'), data: declared });
-    const withRoot = { ...env, CLAUDE_PLUGIN_ROOT: p.root };
+    if (sources.length === 0) continue;
+    const dataDir = ensurePluginDataDir(carapaceHome, p.name);
+    const pluginEnv = { CLAUDE_PLUGIN_ROOT: p.root, CLAUDE_PLUGIN_DATA: dataDir };
+    const withRoot = { ...env, ...pluginEnv };
     for (const { file, data } of sources) {
       const map = serversOf(data);
       if (!isObject(map)) {
@@ -65,10 +72,7 @@ export function pluginMcpServers(
           name,
           scope: 'plugin',
           configFile: file,
-          config:
-            config.type === 'stdio'
-              ? { ...config, env: { CLAUDE_PLUGIN_ROOT: p.root, ...config.env } }
-              : config,
+          config: config.type === 'stdio' ? { ...config, env: { ...pluginEnv, ...config.env } } : config,
         });
       }
     }

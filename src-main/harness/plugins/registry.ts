@@ -3,7 +3,7 @@ import path from 'node:path';
 import { readSkillText } from '../skills/read-skill-file';
 import { isInside } from '../tools/paths';
 import { copyPluginFolder, PluginCopyError } from './copy-plugin';
-import { parsePluginManifest, type PluginManifest } from './manifest';
+import { parsePluginManifest, PLUGIN_NAME, type PluginManifest } from './manifest';
 
 /** One plugin the person installed from a local folder. */
 export interface InstalledPlugin {
@@ -36,6 +36,29 @@ export function registryFile(carapaceHome: string): string {
 /** Where installed plugins are copied: `$CARAPACE_HOME/plugins/<name>`. */
 export function pluginsDir(carapaceHome: string): string {
   return path.join(carapaceHome, 'plugins');
+}
+
+/**
+ * The folder where plugins keep their data: `$CARAPACE_HOME/plugins/data/<name>`. A plugin therefore
+ * cannot be called `data` (its copy would be this folder).
+ */
+export const DATA_FOLDER = 'data';
+
+/**
+ * A plugin's persistent folder (`${CLAUDE_PLUGIN_DATA}`), kept when the plugin is disabled or installed
+ * again, removed on uninstall unless asked to keep it (as Claude Code's `--keep-data`). The name is a
+ * checked plugin name (kebab-case), so the path never leaves the data folder.
+ */
+export function pluginDataDir(carapaceHome: string, name: string): string {
+  if (!PLUGIN_NAME.test(name)) throw new PluginError('NOT_INSTALLED', `"${name}" is not a plugin name.`);
+  return path.join(pluginsDir(carapaceHome), DATA_FOLDER, name);
+}
+
+/** The data folder, made when a hook or MCP server of the plugin is about to be given it. */
+export function ensurePluginDataDir(carapaceHome: string, name: string): string {
+  const dir = pluginDataDir(carapaceHome, name);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  return dir;
 }
 
 /** The folder's manifest, read warily (a size limit, no FIFO, no link followed). */
@@ -71,11 +94,15 @@ export function listPlugins(carapaceHome: string): { plugins: InstalledPlugin[];
   try {
     const data = JSON.parse(text) as { plugins?: unknown };
     if (!Array.isArray(data.plugins)) throw new Error('it has no "plugins" list');
+    // An entry whose name is not a plugin name (a hand-edited `../x`, or `data`) is left out: the
+    // name becomes a path (the copy, the data folder) that must stay in the plugins folder.
     const plugins = data.plugins.filter(
       (p): p is InstalledPlugin =>
         typeof p === 'object' &&
         p !== null &&
         typeof (p as InstalledPlugin).name === 'string' &&
+        PLUGIN_NAME.test((p as InstalledPlugin).name) &&
+        (p as InstalledPlugin).name !== DATA_FOLDER &&
         typeof (p as InstalledPlugin).folder === 'string' &&
         typeof (p as InstalledPlugin).enabled === 'boolean',
     );
@@ -128,6 +155,11 @@ export function installPlugin(carapaceHome: string, folder: string, now = new Da
       `${folder} is (or holds) Carapace's own plugins folder; install from the plugin's own folder.`,
     );
   const manifest = readManifest(real);
+  if (manifest.name === DATA_FOLDER)
+    throw new PluginError(
+      'INVALID_MANIFEST',
+      `A plugin cannot be named "${DATA_FOLDER}" here: Carapace keeps the plugins' data folders under that name. Rename it in its plugin.json.`,
+    );
   const listed = listPlugins(carapaceHome);
   if (listed.problem !== null)
     throw new PluginError('REGISTRY_UNREADABLE', `${listed.problem}; fix or remove it first.`);
@@ -170,12 +202,16 @@ export function setPluginEnabled(carapaceHome: string, name: string, enabled: bo
   return found;
 }
 
-/** Forgets a plugin and removes Carapace's copy of it; the folder it came from is left as it is. */
-export function uninstallPlugin(carapaceHome: string, name: string): void {
+/**
+ * Forgets a plugin and removes Carapace's copy of it, and its data folder unless `keepData` (Claude
+ * Code removes it too unless `--keep-data`); the folder it came from is left as it is.
+ */
+export function uninstallPlugin(carapaceHome: string, name: string, o: { keepData?: boolean } = {}): void {
   const found = listPlugins(carapaceHome).plugins.find((p) => p.name === name);
   if (!found) throw new PluginError('NOT_INSTALLED', `There is no installed plugin "${name}".`);
   change(carapaceHome, (plugins) => plugins.filter((p) => p.name !== name));
   // Only a copy in Carapace's own plugins folder is removed (a list entry names the folder it uses).
   const copy = path.join(pluginsDir(carapaceHome), name);
   if (path.resolve(found.folder) === copy) rmSync(copy, { recursive: true, force: true });
+  if (o.keepData !== true) rmSync(pluginDataDir(carapaceHome, name), { recursive: true, force: true });
 }

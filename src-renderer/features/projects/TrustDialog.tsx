@@ -10,6 +10,7 @@ const KIND_LABEL: Record<TrustItemKind, string> = {
   mcp: 'MCP servers',
   env: 'Environment',
   apiKeyHelper: 'API key helper',
+  plugin: 'Plugins switched on or off',
 };
 const ORDER = Object.keys(KIND_LABEL) as TrustItemKind[];
 
