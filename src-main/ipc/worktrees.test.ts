@@ -96,6 +96,7 @@ describe('worktrees IPC', () => {
           behind: 0,
           dirty: 0,
           exists: true,
+          problem: null,
         },
       ],
     });

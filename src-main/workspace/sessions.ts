@@ -38,6 +38,7 @@ import { commandTurnModel } from '../harness/commands/turn-model';
 import { SessionArchive } from './session-archive';
 import type { TeamMessage, TeamView } from '@shared/domain/team';
 import type { LoadedInstructions } from '../harness/memory/instructions';
+import { guardTools, worktreeProblem } from './worktree-check';
 
 export interface SessionManagerDeps {
   /** The person's home folder (`~/.claude/`, `~/` in rules); `homedir()` unless given (tests). */
@@ -362,6 +363,11 @@ export class SessionManager {
       this.deps.permissionLocations(this.projectRootOf(sessionId)).policyFile,
     );
     if (policy !== null) throw new AppError('CORRUPT_DATA', policy);
+    // A session whose worktree is gone (or is now something else) starts nothing there.
+    const wt = s.meta().worktree;
+    const gone = wt ? worktreeProblem(this.projectRootOf(sessionId), wt) : null;
+    if (gone !== null)
+      throw new AppError('CONFLICT', `${gone} Continue this session in the main checkout instead.`);
     this.teams.resume(sessionId);
     return s;
   }
@@ -553,7 +559,8 @@ export class SessionManager {
     // as the project (its `.git` file stays protected like any `.git`). Budgets and the person's
     // approvals stay the project's.
     const projectRoot = projectPath;
-    projectPath = workRoot(projectPath, meta.worktree);
+    const worktree = meta.worktree;
+    projectPath = workRoot(projectPath, worktree);
     let mode = meta.permissionMode;
     // Assigned below; the gate only calls back once a turn runs.
     let session: LiveSession | null = null;
@@ -598,7 +605,10 @@ export class SessionManager {
       onDecision: (entry) => session?.recordDecision(entry),
       model: meta.model,
       fallbackModel: this.deps.fallbackModel(),
-      tools: this.deps.tools,
+      // In a worktree, every tool call first checks the worktree is still there (workspace/worktree-check.ts).
+      tools: worktree
+        ? guardTools(this.deps.tools, () => worktreeProblem(projectRoot, worktree))
+        : this.deps.tools,
       models: this.deps.models,
       toolEnv: this.deps.toolEnv,
       maxRetries: this.deps.maxRetries,

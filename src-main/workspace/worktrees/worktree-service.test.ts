@@ -1,9 +1,20 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../platform/errors';
+import { worktreeProblem } from '../worktree-check';
 import { WorktreeService } from './worktree-service';
 
 let dir: string;
@@ -163,12 +174,24 @@ describe('WorktreeService', () => {
   it('counts ahead and behind, fast-forwards a merge and commits the worktree changes first', async () => {
     const wt = await svc.create(repo, { base: 'main', name: 'ff' });
     writeFileSync(path.join(wt.path, 'a.txt'), 'one\nTWO\nthree\n');
-    expect(await svc.status(repo, wt)).toEqual({ ahead: 0, behind: 0, dirty: 1, exists: true });
+    expect(await svc.status(repo, wt)).toEqual({
+      ahead: 0,
+      behind: 0,
+      dirty: 1,
+      exists: true,
+      problem: null,
+    });
     const r = await svc.merge(repo, wt, 'session work');
     expect(r.kind).toBe('fast-forward');
     expect(readFileSync(path.join(repo, 'a.txt'), 'utf8')).toBe('one\nTWO\nthree\n');
     expect(sh(repo, 'log', '-1', '--format=%s').trim()).toBe('session work');
-    expect(await svc.status(repo, wt)).toEqual({ ahead: 0, behind: 0, dirty: 0, exists: true });
+    expect(await svc.status(repo, wt)).toEqual({
+      ahead: 0,
+      behind: 0,
+      dirty: 0,
+      exists: true,
+      problem: null,
+    });
   });
 
   it('makes a merge commit when the base moved on without conflict', async () => {
@@ -189,7 +212,13 @@ describe('WorktreeService', () => {
     writeFileSync(path.join(one.path, 'a.txt'), 'one\nFROM ONE\nthree\n');
     writeFileSync(path.join(two.path, 'a.txt'), 'one\nFROM TWO\nthree\n');
     expect((await svc.merge(repo, one, 'one')).kind).toBe('fast-forward');
-    expect(await svc.status(repo, two)).toEqual({ ahead: 0, behind: 1, dirty: 1, exists: true });
+    expect(await svc.status(repo, two)).toEqual({
+      ahead: 0,
+      behind: 1,
+      dirty: 1,
+      exists: true,
+      problem: null,
+    });
     // An unrelated uncommitted file in the main checkout is no reason to refuse, and survives.
     writeFileSync(path.join(repo, 'notes.txt'), 'mine\n');
     const before = snapshot(repo);
@@ -218,11 +247,111 @@ describe('WorktreeService', () => {
     const wt = await svc.create(repo, { base: 'main', name: 'gone' });
     writeFileSync(path.join(wt.path, 'a.txt'), 'unsaved\n');
     const e = await refusal(svc.remove(repo, wt, false));
-    expect(e.message).toContain('uncommitted changes (a.txt)');
+    expect(e.message).toContain('1 uncommitted file (a.txt)');
     expect(existsSync(wt.path)).toBe(true);
     await svc.remove(repo, wt, true);
     expect(existsSync(wt.path)).toBe(false);
     expect(sh(repo, 'branch', '--list', 'carapace/gone').trim()).toBe('');
     expect(readFileSync(path.join(repo, 'a.txt'), 'utf8')).toBe('one\ntwo\nthree\n');
+  });
+
+  it('refuses to delete a branch with commits no other branch has until confirmed, naming the count', async () => {
+    const wt = await svc.create(repo, { base: 'main', name: 'work' });
+    const commit = (msg: string) => {
+      writeFileSync(path.join(wt.path, `${msg}.txt`), msg);
+      sh(wt.path, 'add', '.');
+      sh(wt.path, 'commit', '-q', '-m', msg);
+    };
+    commit('c1');
+    commit('c2');
+    writeFileSync(path.join(wt.path, 'loose.txt'), 'not committed\n');
+    expect(await svc.loss(repo, wt)).toEqual({ files: ['loose.txt'], commits: 2 });
+    const e = await refusal(svc.remove(repo, wt, false));
+    expect(e.code).toBe('CONFLICT');
+    expect(e.message).toContain('1 uncommitted file (loose.txt)');
+    expect(e.message).toContain('2 commits on carapace/work that no other branch has');
+    // Nothing was touched: the folder, its file and the branch are all there.
+    expect(readFileSync(path.join(wt.path, 'loose.txt'), 'utf8')).toBe('not committed\n');
+    expect(sh(repo, 'rev-list', '--count', 'carapace/work').trim()).toBe('3');
+    // Commits another branch holds are not lost: only the one no branch has counts.
+    rmSync(path.join(wt.path, 'loose.txt'));
+    sh(repo, 'branch', 'keep', 'carapace/work');
+    commit('c3');
+    expect(await svc.loss(repo, wt)).toEqual({ files: [], commits: 1 });
+    expect((await refusal(svc.remove(repo, wt, false))).message).toBe(
+      'Deleting would lose 1 commit on carapace/work that no other branch has; confirm to delete anyway.',
+    );
+    await svc.remove(repo, wt, true);
+    expect(existsSync(wt.path)).toBe(false);
+    expect(sh(repo, 'branch', '--list', 'carapace/work').trim()).toBe('');
+    // A branch whose commits are all merged goes without asking.
+    const merged = await svc.create(repo, { base: 'main', name: 'merged' });
+    await svc.remove(repo, merged, false);
+    expect(sh(repo, 'branch', '--list', 'carapace/merged').trim()).toBe('');
+  });
+
+  it("finds a worktree folder removed by hand and prunes git's record of it, and only its own", async () => {
+    const wt = await svc.create(repo, { base: 'main', name: 'vanish' });
+    // Someone else's worktree, on a drive not mounted now: git calls it prunable too.
+    const theirs = path.join(dir, 'theirs');
+    sh(repo, 'worktree', 'add', '-q', '-b', 'theirs', theirs);
+    rmSync(theirs, { recursive: true, force: true });
+    rmSync(wt.path, { recursive: true, force: true });
+    const listed = () => sh(repo, 'worktree', 'list', '--porcelain');
+    expect(listed()).toContain(`worktree ${wt.path}\n`);
+    const st = await svc.status(repo, wt);
+    expect(st.exists).toBe(false);
+    expect(st.problem).toBe(`Its worktree was deleted (${wt.path} no longer exists).`);
+    expect(listed()).not.toContain(`worktree ${wt.path}\n`);
+    expect(listed()).toContain(`worktree ${theirs}\n`);
+    // The branch stays (the session's commits are on it) until Delete, which now can delete it.
+    expect(sh(repo, 'branch', '--list', 'carapace/vanish').trim()).toBe('carapace/vanish');
+    await svc.remove(repo, wt, false);
+    expect(sh(repo, 'branch', '--list', 'carapace/vanish').trim()).toBe('');
+    expect(listed()).toContain(`worktree ${theirs}\n`);
+  });
+
+  it('takes a worktree folder recreated as a link (to /) or a plain folder for gone, and never runs git or deletes there', async () => {
+    const wt = await svc.create(repo, { base: 'main', name: 'swapped' });
+    expect(worktreeProblem(repo, wt)).toBeNull();
+    const victim = path.join(dir, 'victim');
+    mkdirSync(victim);
+    writeFileSync(path.join(victim, 'precious.txt'), 'keep me\n');
+    rmSync(wt.path, { recursive: true, force: true });
+    symlinkSync('/', wt.path);
+    expect(worktreeProblem(repo, wt)).toContain('was replaced by a link');
+    rmSync(wt.path);
+    symlinkSync(victim, wt.path);
+    const st = await svc.status(repo, wt);
+    expect(st).toMatchObject({ exists: false, dirty: 0 });
+    expect(st.problem).toContain('was replaced by a link');
+    const e = await refusal(svc.remove(repo, wt, true));
+    expect(e.message).toContain("is no longer this session's worktree");
+    expect(readdirSync(victim)).toEqual(['precious.txt']);
+    expect(sh(repo, 'rev-parse', '--verify', '--quiet', 'refs/heads/carapace/swapped')).not.toBe('');
+    // A plain folder put back at the path, even with a copied .git file, is not the worktree either.
+    rmSync(wt.path);
+    mkdirSync(wt.path);
+    writeFileSync(path.join(wt.path, '.git'), `gitdir: ${path.join(repo, '.git')}\n`);
+    expect(worktreeProblem(repo, wt)).toContain('is no longer a worktree of this repository');
+    // A real worktree of another repository at that path is not this one.
+    const other = path.join(dir, 'other');
+    mkdirSync(other);
+    sh(other, 'init', '-q', '-b', 'main');
+    sh(
+      other,
+      '-c',
+      'user.name=O',
+      '-c',
+      'user.email=o@example.com',
+      'commit',
+      '-q',
+      '--allow-empty',
+      '-m',
+      'o',
+    );
+    rmSync(wt.path, { recursive: true });
+    sh(other, 'worktree', 'add', '-q', '-b', 'x', wt.path);
+    expect(worktreeProblem(repo, wt)).toContain('is no longer a worktree of this repository');
   });
 });

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, realpathSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { SessionWorktree } from '@shared/domain/session';
 import { AppError } from '../../platform/errors';
 import { git, gitOk, GitError, firstLine } from './git';
+import { worktreeProblem } from '../worktree-check';
 
 /**
  * Git worktrees for sessions: each one its own folder (under the data folder, never elsewhere) on its
@@ -29,8 +30,20 @@ export interface WorktreeStatus {
   behind: number;
   /** Files changed in the worktree and not committed. */
   dirty: number;
-  /** The worktree's folder is still there. */
+  /** The worktree's folder is still there, and is still this worktree (worktree-check.ts). */
   exists: boolean;
+  /** What happened to it when it is not: in words for the person; null when it is there. */
+  problem: string | null;
+}
+
+/** True when nothing at all is at the path any more (not even a link): what git can prune. */
+function vanished(p: string): boolean {
+  try {
+    lstatSync(p);
+    return false;
+  } catch {
+    return true;
+  }
 }
 
 export type MergeResult =
@@ -233,9 +246,69 @@ export class WorktreeService {
       `refs/heads/${wt.base}...refs/heads/${wt.branch}`,
     ]);
     const [behind = 0, ahead = 0] = counts.code === 0 ? counts.stdout.trim().split(/\s+/).map(Number) : [];
-    const exists = existsSync(wt.path);
-    const st = exists ? await git(wt.path, ['status', '--porcelain', '-z']) : null;
-    return { ahead, behind, dirty: st ? statusPaths(st.stdout).length : 0, exists };
+    const problem = worktreeProblem(projectPath, wt);
+    // git runs in the folder only while it is the worktree (never in a link put in its place).
+    const st = problem === null ? await git(wt.path, ['status', '--porcelain', '-z']) : null;
+    if (problem !== null) await this.prune(top, wt);
+    return {
+      ahead,
+      behind,
+      dirty: st ? statusPaths(st.stdout).length : 0,
+      exists: problem === null,
+      problem,
+    };
+  }
+
+  /**
+   * Forgets a worktree whose folder vanished (removed by hand, `rm -rf`): git keeps listing it, and
+   * its branch cannot be deleted while git thinks it is checked out there. Only this worktree's entry
+   * goes (`git worktree remove` of a missing folder drops just its record), not every stale one as
+   * `git worktree prune` would: another worktree of the person's may be on a drive not mounted now.
+   * A path with something at it (a link, a folder) is left alone: git would refuse, and rightly.
+   */
+  private async prune(top: string, wt: SessionWorktree): Promise<void> {
+    if (!vanished(wt.path)) return;
+    const list = await git(top, ['worktree', 'list', '--porcelain', '-z']);
+    const listed = list.stdout.split('\0').some((l) => l === `worktree ${wt.path}`);
+    if (listed) await step(() => gitOk(top, ['worktree', 'remove', '--', wt.path], 'Pruning the worktree'));
+  }
+
+  /**
+   * What deleting the worktree and its branch would lose: its uncommitted files (none once the
+   * folder is gone), and the commits on its branch that no other branch, tag or remote-tracking
+   * branch holds (ahead of the base is not enough: another branch may have them).
+   */
+  async loss(projectPath: string, wt: SessionWorktree): Promise<{ files: string[]; commits: number }> {
+    this.check(wt);
+    const { top } = await this.top(projectPath);
+    const files =
+      worktreeProblem(projectPath, wt) === null
+        ? statusPaths((await git(wt.path, ['status', '--porcelain', '-z'])).stdout)
+        : [];
+    return { files, commits: await this.unmergedCommits(top, wt) };
+  }
+
+  private async unmergedCommits(top: string, wt: SessionWorktree): Promise<number> {
+    const own = await git(top, ['rev-parse', '--verify', '--quiet', `refs/heads/${wt.branch}`]);
+    if (own.code !== 0) return 0;
+    // The branch name is `carapace/` and NAME's characters: no glob character can be in it.
+    const r = await step(() =>
+      gitOk(
+        top,
+        [
+          'rev-list',
+          '--count',
+          `refs/heads/${wt.branch}`,
+          '--not',
+          `--exclude=${wt.branch}`,
+          '--branches',
+          '--tags',
+          '--remotes',
+        ],
+        'Counting unmerged commits',
+      ),
+    );
+    return Number(r.trim()) || 0;
   }
 
   /**
@@ -259,7 +332,7 @@ export class WorktreeService {
         'CONFLICT',
         'The main checkout is in the middle of a merge: finish or abort it first.',
       );
-    if (existsSync(wt.path)) {
+    if (worktreeProblem(projectPath, wt) === null) {
       const st = await git(wt.path, ['status', '--porcelain', '-z']);
       if (statusPaths(st.stdout).length > 0)
         await step(async () => {
@@ -327,21 +400,38 @@ export class WorktreeService {
   }
 
   /**
-   * Removes the worktree and deletes its branch. A worktree with uncommitted changes is kept unless
-   * `force` (the person confirmed losing them).
+   * Removes the worktree and deletes its branch. Nothing is touched, unless `force` (the person saw
+   * what would be lost and confirmed), while the worktree has uncommitted changes or its branch has
+   * commits no other branch, tag or remote holds; the refusal names the files and the count
+   * (`details: {files, commits}`). A folder that is no longer the worktree (a link or another folder
+   * at its path) is never removed: the person is told to move it away first.
    */
   async remove(projectPath: string, wt: SessionWorktree, force: boolean): Promise<void> {
     this.check(wt);
     const { top } = await this.top(projectPath);
-    if (existsSync(wt.path)) {
-      const st = await git(wt.path, ['status', '--porcelain', '-z']);
-      const files = statusPaths(st.stdout);
-      if (files.length > 0 && !force)
-        throw new AppError(
-          'CONFLICT',
-          `The worktree has uncommitted changes (${files.slice(0, 10).join(', ')}); confirm to delete them.`,
-          { details: files },
-        );
+    const problem = worktreeProblem(projectPath, wt);
+    if (problem !== null && !vanished(wt.path))
+      throw new AppError(
+        'CONFLICT',
+        `${wt.path} is no longer this session's worktree, so Carapace leaves it alone; move it away, then delete again.`,
+      );
+    const { files, commits } = await this.loss(projectPath, wt);
+    if ((files.length > 0 || commits > 0) && !force) {
+      const lost = [
+        ...(files.length > 0
+          ? [
+              `${files.length} uncommitted file${files.length === 1 ? '' : 's'} (${files.slice(0, 10).join(', ')})`,
+            ]
+          : []),
+        ...(commits > 0
+          ? [`${commits} commit${commits === 1 ? '' : 's'} on ${wt.branch} that no other branch has`]
+          : []),
+      ];
+      throw new AppError('CONFLICT', `Deleting would lose ${lost.join(' and ')}; confirm to delete anyway.`, {
+        details: files,
+      });
+    }
+    if (problem === null)
       await step(() =>
         gitOk(
           top,
@@ -349,7 +439,7 @@ export class WorktreeService {
           'Removing the worktree',
         ),
       );
-    } else await git(top, ['worktree', 'prune']);
+    else await this.prune(top, wt);
     const exists = await git(top, ['rev-parse', '--verify', '--quiet', `refs/heads/${wt.branch}`]);
     if (exists.code === 0)
       await step(() => gitOk(top, ['branch', '-D', '--', wt.branch], 'Deleting the branch'));

@@ -37,6 +37,7 @@ describe('the sidebar with worktree sessions', () => {
           behind: 1,
           dirty: 3,
           exists: true,
+          problem: null,
         },
       },
     });

@@ -24,8 +24,10 @@ export const WorktreeStatusView = z.object({
   behind: z.number().int().nonnegative(),
   /** Uncommitted files in the worktree. */
   dirty: z.number().int().nonnegative(),
-  /** The worktree's folder is still there (false once removed). */
+  /** The worktree's folder is still there and still this worktree (false once removed or replaced). */
   exists: z.boolean(),
+  /** When it is not: what happened, in words (the composer shows it); null while it is there. */
+  problem: z.string().nullable(),
 });
 export type WorktreeStatusView = z.infer<typeof WorktreeStatusView>;
 
@@ -56,11 +58,24 @@ export const requests = {
   'worktrees.status': channel(ProjectRef, z.array(WorktreeStatusView)),
   /** Merges the session's branch into its base in the main checkout (its uncommitted changes committed first). */
   'worktrees.merge': channel(SessionRef, WorktreeMergeResult),
-  /** Removes the worktree and deletes its branch; uncommitted changes need `force` (a confirmation). */
+  /** What deleting would lose: uncommitted files, and commits on the branch no other branch, tag or remote has. */
+  'worktrees.loss': channel(
+    SessionRef,
+    z.object({ files: z.array(z.string()), commits: z.number().int().nonnegative() }),
+  ),
+  /**
+   * Removes the worktree and deletes its branch; losing uncommitted files or unmerged commits needs
+   * `force` (a confirmation). The session is then archived (restorable, its transcript kept).
+   */
   'worktrees.remove': channel(
     z.strictObject({ sessionId: SessionId, force: z.boolean().optional() }),
-    z.object({ removed: z.literal(true) }),
+    z.object({ removed: z.literal(true), archived: z.boolean() }),
   ),
+  /**
+   * A session whose worktree is gone, continued as a new session in the main checkout: its finished
+   * messages copied, the original left as it was. Refused while the worktree is still there.
+   */
+  'worktrees.continueInMain': channel(SessionRef, SessionSummary),
 } as const;
 
 export const events = {} as const;

@@ -1,0 +1,185 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { RequestChannel, RequestInput } from '@shared/ipc/contract';
+import { isWorking, type SessionSummary } from '@shared/domain/session';
+import { silentLogger } from '../platform/logger';
+import { testCarapace, type TestCarapace } from '../test-support/carapace';
+import { tempDir } from '../test-support/temp';
+import { createHandlers } from './handlers';
+import { IpcRouter } from './router';
+
+const ctx = { transport: 'websocket' as const };
+const sh = (cwd: string, ...args: string[]) =>
+  execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' } });
+
+function routerFor(t: TestCarapace) {
+  const router = new IpcRouter(createHandlers(t.carapace.services), silentLogger);
+  return <C extends RequestChannel>(channel: C, input: RequestInput<C>) =>
+    router.dispatch(channel, input, ctx);
+}
+
+async function until(condition: () => boolean, ms = 20_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** A composed Carapace on a git project with one commit, and a session in its own worktree. */
+async function worktreeSession() {
+  const t = await testCarapace();
+  sh(t.project, 'init', '-q', '-b', 'main');
+  writeFileSync(path.join(t.project, 'a.txt'), 'one\n');
+  sh(t.project, 'add', '.');
+  sh(t.project, '-c', 'user.name=T', '-c', 'user.email=t@example.com', 'commit', '-q', '-m', 'x');
+  const call = routerFor(t);
+  const project = t.carapace.services.workspace.open(t.project).project;
+  const made = await call('worktrees.createSession', { projectId: project.id, base: 'main' });
+  if (!made.ok) throw new Error(made.error.message);
+  const session = made.value as SessionSummary;
+  if (!session.worktree) throw new Error('no worktree');
+  const idle = () =>
+    until(() => !t.carapace.services.sessions.list(project.id).some((s) => isWorking(s.activity)));
+  return { t, call, project, session, wt: session.worktree, idle };
+}
+
+const bodies = (t: TestCarapace) => t.api.requests.map((r) => JSON.stringify(r.body)).join('\n');
+
+/** A session whose worktree went away: no tool runs, no turn starts, and it can go on in the main checkout. */
+describe('a session whose worktree is gone', () => {
+  it('runs no tool once its folder is swapped for a link mid-turn, and starts no turn after', async () => {
+    const { t, call, session, wt, idle } = await worktreeSession();
+    const victim = tempDir('carapace-victim-');
+    t.api.setScenario({
+      steps: [
+        {
+          reply: {
+            content: [
+              {
+                type: 'tool_use',
+                id: 'b1',
+                name: 'Bash',
+                input: { command: 'echo pwned > pwned.txt', description: 'write a file' },
+              },
+            ],
+            stop_reason: 'tool_use',
+          },
+        },
+        { times: true, reply: { content: [{ type: 'text', text: 'done' }] } },
+      ],
+    });
+    // While the person is asked about the command, someone replaces the worktree with a link.
+    let asked = 0;
+    t.carapace.hub.subscribe((event, payload) => {
+      if (event !== 'permissions.requested') return;
+      asked++;
+      rmSync(wt.path, { recursive: true, force: true });
+      symlinkSync(victim, wt.path);
+      const { request } = payload as { request: { id: string } };
+      t.carapace.services.broker.respond({ requestId: request.id, decision: 'allow_once' });
+    });
+    expect(await call('sessions.send', { sessionId: session.id, text: 'go' })).toMatchObject({ ok: true });
+    await until(() => bodies(t).includes('No tool can run in this session'));
+    await idle();
+    expect(asked).toBe(1);
+    expect(readdirSync(victim)).toEqual([]);
+    expect(bodies(t)).toContain(`Its worktree folder ${wt.path} was replaced by a link`);
+    // The next message is refused before anything starts, saying why and what to do.
+    const before = t.api.requests.length;
+    const r = await call('sessions.send', { sessionId: session.id, text: 'again' });
+    expect(r).toMatchObject({ ok: false, error: { code: 'CONFLICT' } });
+    expect(JSON.stringify(r)).toContain('replaced by a link');
+    expect(JSON.stringify(r)).toContain('Continue this session in the main checkout');
+    expect(t.api.requests.length).toBe(before);
+  });
+
+  it('removed by hand: refused on send, pruned from git, continued in the main checkout, archived on delete', async () => {
+    const { t, call, project, session, wt, idle } = await worktreeSession();
+    t.api.setScenario({
+      steps: [
+        {
+          when: { lastUserText: 'hello' },
+          reply: { content: [{ type: 'text', text: 'hi from the worktree' }] },
+        },
+        {
+          when: { lastUserText: 'carry on' },
+          reply: { content: [{ type: 'text', text: 'carrying on in main' }] },
+        },
+      ],
+    });
+    await call('sessions.send', { sessionId: session.id, text: 'hello' });
+    await until(() => bodies(t).includes('hello'));
+    await idle();
+    // A commit only its branch has, then the folder goes (`rm -rf`, not through the app).
+    writeFileSync(path.join(wt.path, 'b.txt'), 'b\n');
+    sh(wt.path, 'add', '.');
+    sh(wt.path, '-c', 'user.name=T', '-c', 'user.email=t@example.com', 'commit', '-q', '-m', 'b');
+    rmSync(wt.path, { recursive: true, force: true });
+
+    const status = await call('worktrees.status', { projectId: project.id });
+    expect(status).toMatchObject({
+      ok: true,
+      value: [
+        {
+          sessionId: session.id,
+          exists: false,
+          problem: `Its worktree was deleted (${wt.path} no longer exists).`,
+        },
+      ],
+    });
+    expect(sh(t.project, 'worktree', 'list', '--porcelain')).not.toContain(wt.path);
+    const refused = await call('sessions.send', { sessionId: session.id, text: 'more' });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'CONFLICT' } });
+    expect(JSON.stringify(refused)).toContain('Its worktree was deleted');
+
+    // Continued in the main checkout: the conversation so far, no worktree, and it works there.
+    const cont = await call('worktrees.continueInMain', { sessionId: session.id });
+    if (!cont.ok) throw new Error(cont.error.message);
+    const next = cont.value as SessionSummary;
+    expect(next.worktree).toBeUndefined();
+    expect(next.title).toBe('hello (main checkout)');
+    expect(t.carapace.services.sessions.workRootOf(next.id)).toBe(
+      t.carapace.services.sessions.projectRootOf(next.id),
+    );
+    const got = await call('sessions.get', { sessionId: next.id });
+    expect(JSON.stringify(got)).toContain('hi from the worktree');
+    expect(await call('sessions.send', { sessionId: next.id, text: 'carry on' })).toMatchObject({ ok: true });
+    await until(() => bodies(t).includes('carry on'));
+    await idle();
+    expect(JSON.stringify(await call('sessions.get', { sessionId: next.id }))).toContain(
+      'carrying on in main',
+    );
+
+    // Delete asks first (the branch's commit is nowhere else), then archives the session.
+    expect(await call('worktrees.loss', { sessionId: session.id })).toEqual({
+      ok: true,
+      value: { files: [], commits: 1 },
+    });
+    const ask = await call('worktrees.remove', { sessionId: session.id });
+    expect(ask).toMatchObject({ ok: false, error: { code: 'CONFLICT' } });
+    expect(JSON.stringify(ask)).toContain(`1 commit on ${wt.branch} that no other branch has`);
+    expect(await call('worktrees.remove', { sessionId: session.id, force: true })).toEqual({
+      ok: true,
+      value: { removed: true, archived: true },
+    });
+    expect(sh(t.project, 'branch', '--list', wt.branch).trim()).toBe('');
+    const listed = t.carapace.services.sessions.list(project.id).map((s) => s.id);
+    expect(listed).toContain(next.id);
+    expect(listed).not.toContain(session.id);
+    expect(await call('sessions.archived', { projectId: project.id })).toMatchObject({
+      ok: true,
+      value: [{ id: session.id }],
+    });
+  });
+
+  it('is not continued elsewhere while its worktree is still there', async () => {
+    const { call, session, wt } = await worktreeSession();
+    expect(existsSync(wt.path)).toBe(true);
+    const r = await call('worktrees.continueInMain', { sessionId: session.id });
+    expect(r).toMatchObject({ ok: false, error: { code: 'CONFLICT' } });
+    mkdirSync(path.join(wt.path, 'sub'));
+  });
+});
