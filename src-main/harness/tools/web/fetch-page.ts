@@ -10,7 +10,7 @@ import { WebFetchError } from './web-errors';
 export interface FetchLimits {
   /** For the whole fetch, redirects and body included. */
   timeoutMs: number;
-  /** Raw bytes read from the body; past this the rest is left unread. */
+  /** Bytes of the body read, counted after decoding (gzip bombs); past this the rest is left unread. */
   maxBytes: number;
   /** Same-site redirects followed before giving up. */
   maxRedirects: number;
