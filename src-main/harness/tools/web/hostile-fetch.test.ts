@@ -209,6 +209,7 @@ describe('WebFetch pins the addresses it checked (DNS rebinding)', () => {
       'nat.test': [['100.64.3.4']],
       'v6.test': [['fd00::1']],
       'mapped.test': [['::ffff:127.0.0.1']],
+      'empty.test': [[]],
     });
     const cases: [string, string][] = [
       ['mixed.test', 'resolves to 10.0.0.5, a private address'],
@@ -224,6 +225,11 @@ describe('WebFetch pins the addresses it checked (DNS rebinding)', () => {
         `${host} ${words}: WebFetch does not follow a name to this machine or a network behind it; fetch it by its address to ask for it`,
       );
     }
+    const empty = await refusal('https://empty.test/', resolve);
+    expect([empty.code, empty.message]).toEqual([
+      'network',
+      'Could not fetch https://empty.test/: empty.test resolves to no address',
+    ]);
   });
 
   it('http://localhost:PORT still works, pinned: each hop resolves localhost once, to loopback only', async () => {
