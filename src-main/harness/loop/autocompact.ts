@@ -5,7 +5,9 @@ import type { LoopEvent } from '../events/agent-event';
 import type { AccumulatedMessage } from '../model/accumulate';
 import type { ModelClient } from '../model/model-client';
 import type { BudgetGate } from '../cost/budget/session-budget';
-import { compactCut, summarizeBefore, type SummaryPrefix } from './compact';
+import { compactCut, summarizeBefore, type CompactHooks, type SummaryPrefix } from './compact';
+
+export type { CompactHooks };
 
 /** Room kept free for the summary's own output (Claude Code keeps the same). */
 export const SUMMARY_OUTPUT_RESERVE = 20_000;
@@ -25,21 +27,6 @@ export interface AutoCompactOptions {
   contextWindow?: ((model: string) => number) | undefined;
   /** PreCompact and PostCompact hooks, around automatic and manual compaction. */
   hooks?: CompactHooks | undefined;
-}
-
-/** The hooks around a compaction (hooks/wire.ts compactHooks). */
-export interface CompactHooks {
-  /**
-   * PreCompact: `blocked` stops this compaction with the hook's reason; otherwise the instructions
-   * the summary follows (the person's, plus what the hooks added).
-   */
-  before(
-    trigger: 'manual' | 'auto',
-    instructions: string | undefined,
-    signal: AbortSignal,
-  ): Promise<{ blocked: string } | { instructions: string | undefined }>;
-  /** PostCompact, with the summary message. */
-  after(trigger: 'manual' | 'auto', summary: MessageItem): Promise<void>;
 }
 
 /**

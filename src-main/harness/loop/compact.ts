@@ -8,6 +8,21 @@ import type { AnyTool } from '../tools/tool';
 import { buildRequest } from './request';
 import { COMPACT_INSTRUCTIONS, compactedContext } from './nudges';
 
+/** The hooks around a compaction (hooks/wire.ts compactHooks). */
+export interface CompactHooks {
+  /**
+   * PreCompact: `blocked` stops this compaction with the hook's reason; otherwise the instructions
+   * the summary follows (the person's, plus what the hooks added).
+   */
+  before(
+    trigger: 'manual' | 'auto',
+    instructions: string | undefined,
+    signal: AbortSignal,
+  ): Promise<{ blocked: string } | { instructions: string | undefined }>;
+  /** PostCompact, with the summary message. */
+  after(trigger: 'manual' | 'auto', summary: MessageItem): Promise<void>;
+}
+
 export type CompactResult =
   | {
       ok: true;
@@ -18,7 +33,13 @@ export type CompactResult =
       response: AccumulatedMessage;
       durationMs: number;
     }
-  | { ok: false; reason: string; response: AccumulatedMessage | null };
+  | {
+      ok: false;
+      reason: string;
+      response: AccumulatedMessage | null;
+      /** A PreCompact hook stopped it, with the hook's reason; no summary was asked for. */
+      blocked?: string;
+    };
 
 const SUMMARY_MAX_TOKENS = 4096;
 
@@ -53,6 +74,8 @@ export interface SummaryPrefix {
 /**
  * Reactive compact: older turns are summarized by one model call and replaced by the summary; the
  * latest user turn is kept verbatim (it starts at a person's prompt, so no tool result is orphaned).
+ * It is an automatic compaction as Claude Code counts them: PreCompact hooks (trigger "auto") run
+ * first and may block it or add instructions for the summary, PostCompact hooks hear of the summary.
  */
 export async function reactiveCompact(
   client: ModelClient,
@@ -60,11 +83,24 @@ export async function reactiveCompact(
   messages: readonly MessageItem[],
   signal: AbortSignal,
   prefix?: SummaryPrefix,
+  hooks?: CompactHooks,
 ): Promise<CompactResult> {
   const cut = messages.findLastIndex(
     (m) => m.role === 'user' && (m.origin === undefined || m.origin === 'user'),
   );
-  return summarizeBefore(client, model, messages, cut, signal, undefined, prefix);
+  // Nothing to summarize: no hook is told of a compaction that cannot happen (as autocompact does).
+  if (cut <= 0 || !hooks) return summarizeBefore(client, model, messages, cut, signal, undefined, prefix);
+  const pre = await hooks.before('auto', undefined, signal);
+  if ('blocked' in pre)
+    return {
+      ok: false,
+      reason: `a PreCompact hook blocked it: ${pre.blocked}`,
+      response: null,
+      blocked: pre.blocked,
+    };
+  const result = await summarizeBefore(client, model, messages, cut, signal, pre.instructions, prefix);
+  if (result.ok && !signal.aborted) await hooks.after('auto', result.summary);
+  return result;
 }
 
 /**

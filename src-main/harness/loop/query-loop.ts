@@ -362,7 +362,18 @@ export async function* queryLoop(params: QueryParams): AsyncGenerator<LoopEvent,
             state.messages,
             params.signal,
             summaryPrefix(),
+            params.compaction?.auto.hooks,
           );
+          if (!compacted.ok && compacted.blocked !== undefined)
+            yield {
+              type: 'compaction',
+              trigger: 'auto',
+              ok: false,
+              summary: null,
+              breakerOpen: false,
+              tokensBefore: contextTokens(state.messages),
+              detail: `The prompt is too long and a PreCompact hook blocked the compaction that would have shortened it: ${compacted.blocked}`,
+            };
           if (compacted.response?.complete) {
             const used = {
               ...usageEvent(compacted.response, model, compacted.ok ? compacted.durationMs : 0),
