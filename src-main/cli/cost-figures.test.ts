@@ -1,17 +1,13 @@
 import { mkdirSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { CostReport } from '@shared/domain/cost-report';
-import { parsePrintArgs } from './print-args';
-import { runPrint } from './print-command';
-import { parseUsageArgs } from './usage-args';
-import { runUsage } from './usage-command';
 import type { ScenarioInput } from '../devtools/scripted-api/scenario';
 import { startScriptedApi } from '../devtools/scripted-api/server';
 import { projectSlug } from '../platform/paths';
 import { text, toolUse } from '../test-support/engine';
 import { testCarapace } from '../test-support/carapace';
+import { capturePrint, captureUsage, lastJsonLine } from '../test-support/print-run';
 import { tempDir } from '../test-support/temp';
 import { readTranscript } from '../harness/session/transcript-file';
 import { localDay, UsageLedger } from '../harness/cost/ledger';
@@ -135,21 +131,9 @@ async function scriptedSession() {
   );
   const env = { CARAPACE_HOME: home, HOME: home, ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: api.url };
 
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (d: Buffer) => (out += d.toString()));
-  stderr.on('data', (d: Buffer) => (err += d.toString()));
-  const code = await runPrint(
-    parsePrintArgs(['-p', 'Count the files', '--model', MAIN, '--output-format', 'json']),
-    {
-      stdout,
-      stderr,
-      stdin: process.stdin,
-      env,
-      cwd: project,
-    },
+  const { code, out, err } = await capturePrint(
+    ['-p', 'Count the files', '--model', MAIN, '--output-format', 'json'],
+    { env, cwd: project },
   );
   expect(code, `${err}\n${out}`).toBe(0);
   expect(api.requests.map((r) => r.body.model)).toEqual([MAIN, CHEAP, MAIN, UNKNOWN, MAIN]);
@@ -157,7 +141,7 @@ async function scriptedSession() {
     home,
     project,
     env,
-    result: JSON.parse(out.trim().split('\n').at(-1) ?? '{}') as Record<string, unknown>,
+    result: lastJsonLine(out),
   };
 }
 
@@ -270,20 +254,12 @@ describe('the figures of a scripted multi-model session equal the price table ap
     });
 
     // carapace usage --json, over the same transcripts.
-    const stdout = new PassThrough();
-    let out = '';
-    stdout.on('data', (d: Buffer) => (out += d.toString()));
-    const stderr = new PassThrough();
-    stderr.resume();
-    expect(
-      await runUsage(parseUsageArgs(['daily', '--json', '--source', 'carapace', '--since', today]), {
-        stdout,
-        stderr,
-        env: s.env,
-        cwd: s.project,
-        home: s.home,
-      }),
-    ).toBe(0);
+    const { code, out } = await captureUsage(['daily', '--json', '--source', 'carapace', '--since', today], {
+      env: s.env,
+      cwd: s.project,
+      home: s.home,
+    });
+    expect(code).toBe(0);
     const usage = JSON.parse(out) as {
       daily: { day: string; costMicros: number }[];
       total: { costMicros: number; costUsd: number; unpricedRecords: number };

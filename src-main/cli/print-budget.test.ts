@@ -1,12 +1,11 @@
 import { mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { startScriptedApi } from '../devtools/scripted-api/server';
 import { toolUse } from '../test-support/engine';
+import { capturePrint, lastJsonLine } from '../test-support/print-run';
 import { tempDir } from '../test-support/temp';
 import { parsePrintArgs } from './print-args';
-import { runPrint } from './print-command';
 
 const MODEL = 'claude-sonnet-4-5';
 // By hand from the price table: Sonnet 4.5 is $3 / M input, $15 / M output.
@@ -35,19 +34,8 @@ async function setup() {
   const project = realpathSync(tempDir('carapace-budget-project-'));
   const env = { CARAPACE_HOME: home, HOME: home, ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: api.url };
   const run = async (argv: string[]) => {
-    const stdout = new PassThrough();
-    const stderr = new PassThrough();
-    let out = '';
-    stdout.on('data', (d: Buffer) => (out += d.toString()));
-    stderr.resume();
-    const code = await runPrint(parsePrintArgs(argv), {
-      stdout,
-      stderr,
-      stdin: process.stdin,
-      env,
-      cwd: project,
-    });
-    return { code, result: JSON.parse(out.trim().split('\n').at(-1) ?? '{}') as Record<string, unknown> };
+    const { code, out } = await capturePrint(argv, { env, cwd: project });
+    return { code, result: lastJsonLine(out) };
   };
   const requests = () => api.requests.filter((r) => r.body.model === MODEL).length;
   return { run, requests, home, project };

@@ -1,11 +1,9 @@
 import { realpathSync } from 'node:fs';
-import { PassThrough } from 'node:stream';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { startScriptedApi } from '../devtools/scripted-api/server';
 import { text } from '../test-support/engine';
+import { capturePrint } from '../test-support/print-run';
 import { tempDir } from '../test-support/temp';
-import { parsePrintArgs } from './print-args';
-import { runPrint } from './print-command';
 
 describe('carapace -p /compact', () => {
   it('compacts a continued session; the next run starts from the summary', async () => {
@@ -24,18 +22,7 @@ describe('carapace -p /compact', () => {
     const project = realpathSync(tempDir('carapace-compact-project-'));
     const env = { CARAPACE_HOME: home, HOME: home, ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: api.url };
     const run = async (argv: string[]) => {
-      const stdout = new PassThrough();
-      const stderr = new PassThrough();
-      let out = '';
-      stdout.on('data', (d: Buffer) => (out += d.toString()));
-      stderr.resume();
-      const code = await runPrint(parsePrintArgs(argv), {
-        stdout,
-        stderr,
-        stdin: process.stdin,
-        env,
-        cwd: project,
-      });
+      const { code, out } = await capturePrint(argv, { env, cwd: project });
       return { code, out: out.trim() };
     };
     expect((await run(['-p', 'first question'])).code).toBe(0);

@@ -1,15 +1,13 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { ScenarioInput } from '../devtools/scripted-api/scenario';
 import { startScriptedApi } from '../devtools/scripted-api/server';
 import { projectSlug } from '../platform/paths';
 import { text, toolUse } from '../test-support/engine';
+import { capturePrint } from '../test-support/print-run';
 import { tempDir } from '../test-support/temp';
 import { UsageError } from './args';
-import { parsePrintArgs } from './print-args';
-import { runPrint } from './print-command';
 
 const COORDINATOR = '# Coordinator mode';
 const worker = (name: string) => `# Team member: ${name}`;
@@ -21,22 +19,7 @@ async function print(scenario: ScenarioInput) {
   const home = tempDir('carapace-print-home-');
   const project = realpathSync(tempDir('carapace-print-project-'));
   const env = { CARAPACE_HOME: home, HOME: home, ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: api.url };
-  async function run(argv: string[]) {
-    const stdout = new PassThrough();
-    const stderr = new PassThrough();
-    let out = '';
-    let err = '';
-    stdout.on('data', (c: Buffer) => (out += c.toString()));
-    stderr.on('data', (c: Buffer) => (err += c.toString()));
-    const code = await runPrint(parsePrintArgs(argv), {
-      stdout,
-      stderr,
-      stdin: process.stdin,
-      env,
-      cwd: project,
-    });
-    return { code, out, err };
-  }
+  const run = (argv: string[]) => capturePrint(argv, { env, cwd: project });
   const sessionFile = (id: string) => path.join(home, 'projects', projectSlug(project), `${id}.jsonl`);
   return { api, run, project, sessionFile };
 }

@@ -1,13 +1,11 @@
 import { mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { NoticeItem } from '@shared/domain/messages';
 import { startScriptedApi } from '../devtools/scripted-api/server';
 import { text, toolUse } from '../test-support/engine';
+import { capturePrint } from '../test-support/print-run';
 import { tempDir } from '../test-support/temp';
-import { parsePrintArgs } from './print-args';
-import { runPrint } from './print-command';
 
 /* A hook run's note carries its output into the session's transcript file (runtime/hook-output-notes.ts). */
 describe('hook output in the transcript (carapace -p, scripted Messages API)', () => {
@@ -33,24 +31,9 @@ describe('hook output in the transcript (carapace -p, scripted Messages API)', (
       ],
     };
     writeFileSync(path.join(project, '.claude', 'settings.json'), JSON.stringify({ hooks }));
-    const stdout = new PassThrough();
-    let out = '';
-    stdout.on('data', (c: Buffer) => (out += c.toString()));
-    await runPrint(
-      parsePrintArgs([
-        '-p',
-        'go',
-        '--allowedTools',
-        'Bash',
-        '--model',
-        'claude-sonnet-4-5',
-        '--output-format',
-        'json',
-      ]),
+    const { out } = await capturePrint(
+      ['-p', 'go', '--allowedTools', 'Bash', '--model', 'claude-sonnet-4-5', '--output-format', 'json'],
       {
-        stdout,
-        stderr: new PassThrough(),
-        stdin: process.stdin,
         env: {
           CARAPACE_HOME: home,
           HOME: home,

@@ -1,13 +1,11 @@
 import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { startScriptedApi } from '../devtools/scripted-api/server';
 import { memoryDirFor } from '../harness/memory/dir/paths';
 import { text } from '../test-support/engine';
+import { capturePrint } from '../test-support/print-run';
 import { tempDir } from '../test-support/temp';
-import { parsePrintArgs } from './print-args';
-import { runPrint } from './print-command';
 
 /*
  * autoDream in print mode: the process ends with the run, so a consolidation started at its first
@@ -41,13 +39,7 @@ describe('carapace -p and autoDream', () => {
       JSON.stringify({ lastConsolidatedAt: null, sessionsSince: 4 }),
     );
     const env = { CARAPACE_HOME: home, HOME: home, ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: api.url };
-    const run = async (argv: string[]) => {
-      const stdout = new PassThrough();
-      const stderr = new PassThrough();
-      stdout.resume();
-      stderr.resume();
-      return runPrint(parsePrintArgs(argv), { stdout, stderr, stdin: process.stdin, env, cwd: project });
-    };
+    const run = async (argv: string[]) => (await capturePrint(argv, { env, cwd: project })).code;
     const sessions = () =>
       (JSON.parse(readFileSync(path.join(dir, '.dream-state.json'), 'utf8')) as { sessionsSince: number })
         .sessionsSince;

@@ -1,13 +1,11 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { realpathSync } from 'node:fs';
-import { PassThrough } from 'node:stream';
 import { expect, it, onTestFinished } from 'vitest';
 import { startScriptedApi } from '../devtools/scripted-api/server';
 import { text } from '../test-support/engine';
+import { capturePrint, lastJsonLine } from '../test-support/print-run';
 import { tempDir } from '../test-support/temp';
-import { parsePrintArgs } from './print-args';
-import { runPrint } from './print-command';
 
 /*
  * carapace -p with the OpenTelemetry export on: the run's counters reach the collector before
@@ -34,17 +32,9 @@ it('sends the run’s cost and tokens to the OTLP endpoint before it exits', asy
   });
   onTestFinished(() => api.close());
   const home = tempDir('carapace-otel-home-');
-  let out = '';
-  const stdout = new PassThrough();
-  stdout.on('data', (d: Buffer) => (out += d.toString()));
-  const stderr = new PassThrough();
-  stderr.resume();
-  const code = await runPrint(
-    parsePrintArgs(['-p', 'hello', '--output-format', 'json', '--model', 'claude-haiku-4-5']),
+  const { code, out } = await capturePrint(
+    ['-p', 'hello', '--output-format', 'json', '--model', 'claude-haiku-4-5'],
     {
-      stdout,
-      stderr,
-      stdin: process.stdin,
       env: {
         CARAPACE_HOME: home,
         HOME: home,
@@ -57,7 +47,7 @@ it('sends the run’s cost and tokens to the OTLP endpoint before it exits', asy
     },
   );
   expect(code).toBe(0);
-  const result = JSON.parse(out.trim().split('\n').at(-1) ?? '{}') as { total_cost_usd: number };
+  const result = lastJsonLine(out) as { total_cost_usd: number };
   // Haiku 4.5: $1 / M input, $5 / M output.
   expect(result.total_cost_usd).toBe((2000 * 1 + 300 * 5) / 1e6);
   expect(bodies).toHaveLength(1);

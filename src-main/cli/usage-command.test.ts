@@ -1,14 +1,13 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { assistantLine, userLine } from '../harness/cost/claude-code/test-fixture';
 import { writeSession } from '../harness/cost/ledger/test-transcripts';
 import { PRICE_TABLE } from '../harness/cost/pricing';
+import { captureUsage } from '../test-support/print-run';
 import { tempDir } from '../test-support/temp';
 import { parseArgs, UsageError } from './args';
 import { parseDay, parseUsageArgs, type UsageOptions } from './usage-args';
-import { runUsage } from './usage-command';
 
 /**
  * The figures, by hand from the price table (µ$ per token = $ per million tokens):
@@ -100,22 +99,13 @@ function world() {
   return { root, home, claude };
 }
 
-async function run(argv: string[], w: ReturnType<typeof world>, extraEnv: Record<string, string> = {}) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (c: Buffer) => (out += c.toString()));
-  stderr.on('data', (c: Buffer) => (err += c.toString()));
-  const code = await runUsage(parseUsageArgs(argv), {
-    stdout,
-    stderr,
+function run(argv: string[], w: ReturnType<typeof world>, extraEnv: Record<string, string> = {}) {
+  return captureUsage(argv, {
     cwd: '/work',
     env: { CARAPACE_HOME: w.home, CLAUDE_CONFIG_DIR: w.claude, ...extraEnv },
     home: path.join(w.root, 'nohome'),
     now: new Date('2026-12-10T12:00:00.000Z'),
   });
-  return { code, out, err };
 }
 
 interface DayJson {
