@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { runGit as run } from '../../test-support/git';
 import { tempDir } from '../../test-support/temp';
 import { ChangesService } from './changes-service';
+import { openRefusal } from './open-refusal';
 
 const FAR = Array.from({ length: 40 }, (_, i) => `row ${i + 1}`).join('\n') + '\n';
 
@@ -74,5 +75,39 @@ describe('the Changes view against a hostile working tree', () => {
       code: 'CONFLICT',
     });
     expect(readFileSync(victim, 'utf8')).toBe(FAR.replace('row 2\n', 'row two\n'));
+  });
+});
+
+describe('Open in editor with a hostile repository', () => {
+  it('never hands the system a file its open would run: a .command, a shortcut, a .desktop, an executable, or a link to one', async () => {
+    const d = repo();
+    const runs = ['run.command', 'setup.LNK', 'x.desktop', 'docs/tool.app', 'install.exe', 'a.url'];
+    for (const f of runs) writeFileSync(path.join(d, f), '#!/bin/sh\ntouch pwned\n');
+    writeFileSync(path.join(d, 'noext'), '#!/bin/sh\ntouch pwned\n', { mode: 0o755 });
+    symlinkSync('run.command', path.join(d, 'notes.txt'));
+    writeFileSync(path.join(d, 'far.txt'), FAR + 'more\n');
+    const opened: string[] = [];
+    const s = new ChangesService({
+      target: () => ({ root: d, worktree: null }),
+      openPath: (p) => {
+        opened.push(p);
+        return Promise.resolve('');
+      },
+    });
+    for (const f of [...runs, 'noext', 'notes.txt'])
+      await expect(s.openInEditor('s1', f)).rejects.toMatchObject({
+        code: 'FORBIDDEN',
+        message: expect.stringMatching(/is not opened: (a \.\w+ file is run|it is executable)/),
+      });
+    await s.openInEditor('s1', 'far.txt');
+    expect(opened.map((p) => path.basename(p))).toEqual(['far.txt']);
+  });
+});
+
+describe('openRefusal', () => {
+  it('refuses a .js file only where opening runs it (Windows Script Host)', () => {
+    expect(openRefusal(['app.js'], 0o644, 'win32')).toMatch(/a \.js file is run/);
+    expect(openRefusal(['app.js'], 0o644, 'linux')).toBeNull();
+    expect(openRefusal(['app.js'], 0o644, 'darwin')).toBeNull();
   });
 });

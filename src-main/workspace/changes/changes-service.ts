@@ -1,10 +1,11 @@
 import { constants } from 'node:fs';
-import { lstat, open, readlink, realpath } from 'node:fs/promises';
+import { lstat, open, readlink, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import type { ChangedFile, ChangeSet, ChangeStatus, FileDiff } from '@shared/ipc/contract/changes';
 import { AppError } from '../../platform/errors';
 import { commitMessageFor } from './commit-message';
+import { openRefusal } from './open-refusal';
 import { git, gitOk, GitError } from './git';
 import { addedFileHunk, parseFileDiff, type ParsedDiff } from './parse-diff';
 
@@ -367,6 +368,10 @@ export class ChangesService {
       const [real, rootReal] = await Promise.all([realpath(abs), realpath(r.cwd)]);
       if (real !== rootReal && !real.startsWith(rootReal + path.sep))
         throw new AppError('FORBIDDEN', `"${p}" leads outside the project; it is not opened.`);
+      // The system's open runs programs and shortcuts: a repository's file must only ever be shown.
+      const info = await stat(real);
+      const refused = info.isFile() ? openRefusal([p, real], info.mode) : 'it is not a regular file';
+      if (refused !== null) throw new AppError('FORBIDDEN', `"${p}" is not opened: ${refused}.`);
       const error = await openPath(real);
       if (error !== '') throw new AppError('UNAVAILABLE', `The system could not open "${p}": ${error}`);
       return { opened: true as const };
