@@ -58,6 +58,8 @@ export default defineConfig({
         input: {
           index: resolve(import.meta.dirname, 'src-main/index.ts'),
           cli: resolve(import.meta.dirname, 'src-main/cli/index.ts'),
+          // The search index's worker thread (workspace/search/search-thread.ts starts it).
+          'search-worker': resolve(import.meta.dirname, 'src-main/workspace/search/search-worker.ts'),
         },
       },
     },

@@ -34,7 +34,7 @@ import { claudeCodeDirs, claudeCodeEnabled } from './harness/cost/claude-code';
 import { CostService } from './workspace/cost-service';
 import { exportTable } from './harness/cost/export';
 import { WorkspaceService } from './workspace/workspace-service';
-import { SearchService } from './workspace/search/search-service';
+import { SearchThread } from './workspace/search/search-thread';
 import { ChangesService, sessionTargetFrom } from './workspace/changes/changes-service';
 import { createMemoryService } from './workspace/memory-wiring';
 import { createMcpManager } from './harness/mcp/manager';
@@ -202,7 +202,8 @@ export function createCarapace(options: CarapaceOptions): Carapace {
   });
 
   // Search across sessions: each project's index kept beside its transcripts, built when first asked.
-  const search = new SearchService({ projectsDir: paths.projectsDir });
+  // The index is read, built and queried in a worker thread: never a long block of the main process.
+  const search = new SearchThread({ projectsDir: paths.projectsDir });
 
   const services: Services = {
     version: options.version,
@@ -260,7 +261,8 @@ export function createCarapace(options: CarapaceOptions): Carapace {
     async shutdown() {
       terminals.closeAll();
       memory.dispose();
-      search.dispose();
+      // Saved by its worker while the rest shuts down.
+      const searchSaved = search.dispose();
       cost.dispose();
       await sessions.shutdown();
       await mcp.close();
@@ -268,6 +270,7 @@ export function createCarapace(options: CarapaceOptions): Carapace {
       await sandbox.close();
       hub.dispose();
       if (demo instanceof DemoModelClient) await demo.close();
+      await searchSaved;
     },
   };
 }

@@ -10,7 +10,7 @@ import type { PermissionBroker } from '../workspace/permission-broker';
 import type { BudgetService } from '../workspace/budget-service';
 import type { CostService } from '../workspace/cost-service';
 import type { ChangesService } from '../workspace/changes/changes-service';
-import type { SearchService } from '../workspace/search/search-service';
+import type { SearchThread } from '../workspace/search/search-thread';
 import type { TerminalManager } from '../workspace/terminals';
 import type { WorkspaceService } from '../workspace/workspace-service';
 import type { SessionWorktrees } from '../workspace/worktrees/session-worktrees';
@@ -41,7 +41,7 @@ export interface Services {
   /** Whether the OS sandbox can run commands here, and if not, why. */
   sandboxStatus(): Promise<SandboxStatus>;
   /** Search across sessions: an index per project beside its transcripts. */
-  search: SearchService;
+  search: SearchThread;
   /** Each session's terminal panel. */
   terminals: TerminalManager;
   /** The memory browser's files, a session's loaded context and "Consolidate now". */

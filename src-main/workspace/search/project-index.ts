@@ -132,6 +132,8 @@ export interface AgentOrigin {
    * call, or its top ancestor's): null for a teammate (and for the agents a teammate started).
    */
   call: { itemId: string; toolUseId: string } | null;
+  /** The agents from the top of its chain (a child of the session) down to this one. */
+  path: string[];
 }
 
 interface Checked {
@@ -236,12 +238,12 @@ export class ProjectSearchIndex {
     if (!this.files.has(sessionFile)) return null;
     const me = this.agentIn(file);
     if (!me) return null;
-    const seen = new Set<string>();
+    const chain: string[] = [];
     let cur: AgentIdentity = me;
     for (;;) {
-      if (seen.has(cur.agentId)) return null;
-      seen.add(cur.agentId);
-      const base = { agentId: me.agentId, name: me.name, agentType: me.agentType, sessionFile };
+      if (chain.includes(cur.agentId)) return null;
+      chain.unshift(cur.agentId);
+      const base = { agentId: me.agentId, name: me.name, agentType: me.agentType, sessionFile, path: chain };
       // A teammate: started by the team, not by a call; its work is in the team view.
       if (cur.toolUseId === null) return { ...base, call: null };
       const parentFile =

@@ -90,6 +90,7 @@ export class SearchService {
               itemId: f.doc.itemId,
               toolUseId: f.doc.toolUseId,
               call: origin.call !== null,
+              path: origin.path,
             }
           : null,
         kind: f.doc.kind,

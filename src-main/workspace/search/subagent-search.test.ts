@@ -102,13 +102,19 @@ describe('sub-agent transcripts in the search index', () => {
       sessionId: 's1',
       itemId: 'a1',
       toolUseId: 'call-1',
-      agent: { agentId: 'agent-bbb', name: 'deeper', itemId: 'sb1', call: true },
+      agent: {
+        agentId: 'agent-bbb',
+        name: 'deeper',
+        itemId: 'sb1',
+        call: true,
+        path: ['agent-aaa', 'agent-bbb'],
+      },
     });
     const [mate] = (await q('numbat')).hits;
     expect(mate).toMatchObject({
       sessionId: 's1',
       toolUseId: null,
-      agent: { agentId: 'agent-ccc', name: 'reviewer', itemId: 'sc1', call: false },
+      agent: { agentId: 'agent-ccc', name: 'reviewer', itemId: 'sc1', call: false, path: ['agent-ccc'] },
     });
     // The session's own pieces name no agent.
     expect((await q('parser')).hits.map((h) => [h.itemId, h.agent])).toEqual([['u1', null]]);

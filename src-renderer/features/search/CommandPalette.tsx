@@ -340,7 +340,15 @@ function EntryView({ entry }: { entry: PaletteEntry }) {
   return (
     <div className="palette-hit">
       <div className="palette-hit-head">
-        <span className="palette-title">{h.sessionTitle}</span>
+        <span className="palette-title">
+          {h.sessionTitle}
+          {h.agent ? (
+            <span className="palette-agent">
+              {' '}
+              in {h.agent.call ? 'sub-agent' : 'teammate'} <code>{h.agent.name}</code>
+            </span>
+          ) : null}
+        </span>
         <span className="palette-meta muted">
           {KIND_LABEL[h.kind]}
           {h.isError ? ' (failed)' : ''} · {new Date(h.at).toLocaleString()}

@@ -6,7 +6,7 @@ import { paletteEntries, parseInput } from './palette-entries';
 
 const session = (id: string, title: string) => ({ id, title }) as SessionSummary;
 const command = (id: string, label: string): PaletteCommand => ({ id, label, run: () => undefined });
-const hit = (itemId: string): SearchHit => ({
+const hit = (itemId: string, agent: SearchHit['agent'] = null): SearchHit => ({
   projectId: 'p',
   projectPath: '/p',
   projectName: 'p',
@@ -18,6 +18,7 @@ const hit = (itemId: string): SearchHit => ({
   at: '2026-06-01T00:00:00.000Z',
   model: null,
   isError: false,
+  agent,
   snippet: { text: 'x', highlights: [] },
 });
 
@@ -41,5 +42,24 @@ describe('palette entries', () => {
     expect(paletteEntries('parser fix', sessions, commands, []).map((e) => e.key)).toEqual(['s:s1']);
     // Nothing typed: the sessions and every command.
     expect(paletteEntries('', sessions, commands, [])).toHaveLength(4);
+  });
+
+  it('keys a sub-agent’s pieces by their own message: several share the call they show under', () => {
+    const agent = (itemId: string) => ({
+      agentId: 'agent-1',
+      name: 'explore',
+      agentType: 'Explore',
+      itemId,
+      toolUseId: null,
+      call: true,
+      path: ['agent-1'],
+    });
+    const keys = paletteEntries(
+      '# x',
+      [],
+      [],
+      [hit('call-msg', agent('a')), hit('call-msg', agent('b'))],
+    ).map((e) => e.key);
+    expect(new Set(keys).size).toBe(2);
   });
 });

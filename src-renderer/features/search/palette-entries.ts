@@ -39,7 +39,14 @@ export function paletteEntries(
     for (const c of matchCommands(commands, text))
       out.push({ kind: 'command', key: `c:${c.id}`, command: c });
   if (mode !== 'commands')
-    for (const h of hits)
-      out.push({ kind: 'hit', key: `h:${h.sessionId}:${h.itemId}:${h.toolUseId ?? ''}:${h.kind}`, hit: h });
+    for (const h of hits) {
+      // A sub-agent's pieces all point at the call they show under: told apart by their own message.
+      const own = h.agent ? `:${h.agent.agentId}:${h.agent.itemId}:${h.agent.toolUseId ?? ''}` : '';
+      out.push({
+        kind: 'hit',
+        key: `h:${h.sessionId}:${h.itemId}:${h.toolUseId ?? ''}:${h.kind}${own}`,
+        hit: h,
+      });
+    }
   return out;
 }

@@ -58,6 +58,8 @@ export const SearchHit = z.object({
       itemId: z.string(),
       toolUseId: z.string().nullable(),
       call: z.boolean(),
+      /** The agents from the one whose call is in the session's transcript down to this one. */
+      path: z.array(z.string()),
     })
     .nullable(),
   snippet: z.object({
