@@ -4,6 +4,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { tempDir } from '../../test-support/temp';
 import type { ToolUseContext } from '../tools/tool';
 import { createMcpManager } from './manager';
+import { toToolOutput } from './result';
 
 const DEMO_SERVER = path.resolve(__dirname, 'fixtures/demo-server.mjs');
 const demo = (calls: string) => ({ command: 'node', args: [DEMO_SERVER], env: { DEMO_CALLS: calls } });
@@ -103,5 +104,31 @@ describe("a repository's .mcp.json that is a link", () => {
     );
     symlinkSync(path.join('config', 'mcp.json'), path.join(projectRoot, '.mcp.json'));
     expect((await load(projectRoot, homeDir)).names).toEqual(['ours']);
+  });
+});
+
+describe('hostile MCP images', () => {
+  const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10]).toString('base64');
+  it('an image whose bytes are not its type, or not an image, never reaches a request as one', () => {
+    const out = toToolOutput(
+      {
+        content: [
+          // A JPEG labelled PNG: sent as what it is (the API refuses a mismatch, in every later turn).
+          { type: 'image', data: JPEG, mimeType: 'image/png' },
+          { type: 'image', data: 'not base64 at all!', mimeType: 'image/png' },
+          {
+            type: 'image',
+            data: Buffer.from('<svg onload=alert(1)>').toString('base64'),
+            mimeType: 'image/gif',
+          },
+        ],
+      },
+      10_000,
+    );
+    expect(out.content).toEqual([
+      { type: 'image', source: { type: 'base64', media_type: 'image/jpeg', data: JPEG } },
+      { type: 'text', text: '[image (image/png) not shown: its data is not a PNG, JPEG, GIF or WebP image]' },
+      { type: 'text', text: '[image (image/gif) not shown: its data is not a PNG, JPEG, GIF or WebP image]' },
+    ]);
   });
 });

@@ -39,6 +39,26 @@ export interface McpCallResult {
   isError?: boolean;
 }
 
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/**
+ * What an image's bytes say it is, from its first bytes. The API refuses a request whose image is
+ * not valid base64 or is not what its media type says, and the result stays in every later request
+ * of the session: one bad image from a server (a screenshot tool passing on a page's image with the
+ * wrong type) would fail the session's every turn from then on.
+ */
+function sniffImage(data: string): ImageBlock['source']['media_type'] | null {
+  if (data.length % 4 !== 0 || !BASE64.test(data)) return null;
+  const head = Buffer.from(data.slice(0, 24), 'base64');
+  const ascii = (from: number, to: number) => head.subarray(from, to).toString('latin1');
+  if (head.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])))
+    return 'image/png';
+  if (head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return 'image/jpeg';
+  if (ascii(0, 6) === 'GIF87a' || ascii(0, 6) === 'GIF89a') return 'image/gif';
+  if (ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WEBP') return 'image/webp';
+  return null;
+}
+
 function blockOf(c: McpContent): TextBlock | ImageBlock {
   switch (c.type) {
     case 'text':
@@ -53,10 +73,14 @@ function blockOf(c: McpContent): TextBlock | ImageBlock {
           type: 'text',
           text: `[image (${mime}, ${data.length} base64 characters) too large to show]`,
         };
-      return {
-        type: 'image',
-        source: { type: 'base64', media_type: mime as ImageBlock['source']['media_type'], data },
-      };
+      // Sent as what the bytes are; data that is no image the API takes is described instead.
+      const actual = sniffImage(data);
+      if (actual === null)
+        return {
+          type: 'text',
+          text: `[image (${mime}) not shown: its data is not a PNG, JPEG, GIF or WebP image]`,
+        };
+      return { type: 'image', source: { type: 'base64', media_type: actual, data } };
     }
     case 'audio':
       return { type: 'text', text: `[audio (${c.mimeType ?? 'unknown type'}) not shown]` };
