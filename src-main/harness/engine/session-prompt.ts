@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import type { NoticeItem } from '@shared/domain/messages';
-import { buildSystemPrompt } from '../context/system-prompt';
+import { buildSystemPrompt, type SystemPromptOptions } from '../context/system-prompt';
 import { takeGitSnapshot, type GitSnapshot } from '../context/git-status';
 import type { SessionMemoryPrompt } from '../memory/memory-prompt';
 import { SessionInstructions } from '../memory/instructions/session-instructions';
@@ -9,19 +9,18 @@ import type { InstructionRoots, LoadedFile, LoadedInstructions } from '../memory
 import { carapaceHome } from '../../platform/paths';
 import { notice } from './engine-notes';
 
-export interface SessionPromptOptions {
-  /** The directory the session started in (not where a `cd` left the shell). */
-  cwd: string;
-  projectRoot: string;
-  platform: string;
-  /** The session's first date: the prompt gives it for the whole session. */
-  date: Date;
-  append?: string | undefined;
-  /** A sub-agent's own prompt, which replaces the session's (no instructions, no git status). */
-  base?: string | undefined;
+/**
+ * What the prompt says of the session: the directory it started in (not where a `cd` left the shell),
+ * its first date, a sub-agent's own prompt (`base`, which replaces the session's: no instructions,
+ * no git status), and where instruction files and memory are read from.
+ */
+export type SessionPromptOptions = Pick<
+  SystemPromptOptions,
+  'cwd' | 'projectRoot' | 'platform' | 'date' | 'append' | 'base'
+> & {
   instructionRoots?: Partial<Omit<InstructionRoots, 'projectDir'>> | undefined;
   memoryPrompt?: SessionMemoryPrompt | undefined;
-}
+};
 
 /** What a turn's system prompt is built from, re-read at the turn's start. */
 export interface TurnContext {
