@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { docsScreenshot } from '../fixtures/screenshots';
@@ -7,7 +7,10 @@ import { expect, newSessionTab, send, test } from '../fixtures/test';
 /**
  * Settings → Plugins in Chromium over serve mode: a folder that is no plugin is refused in words; a
  * plugin folder in Claude Code's layout is installed by its path, listed with its version and
- * description, disabled with its switch (the list in CARAPACE_HOME says so), and removed.
+ * description, disabled with its switch (the list in CARAPACE_HOME says so), and removed. A user
+ * settings file's `enabledPlugins` outranks the switch and the row says where the state comes from;
+ * the plugin's hook writes into its `${CLAUDE_PLUGIN_DATA}` folder, which the row shows and Remove
+ * keeps when asked.
  */
 
 // Carapace's own folder for this run: the installed plugins' list is written there.
@@ -56,7 +59,14 @@ function fixturePlugin(): string {
     JSON.stringify({
       hooks: {
         UserPromptSubmit: [
-          { hooks: [{ type: 'command', command: `echo "$CLAUDE_PLUGIN_ROOT" >> '${HOOK_LOG}'` }] },
+          {
+            hooks: [
+              {
+                type: 'command',
+                command: `echo "$CLAUDE_PLUGIN_ROOT" >> '${HOOK_LOG}'; echo ran >> "\${CLAUDE_PLUGIN_DATA}/runs.txt"`,
+              },
+            ],
+          },
         ],
       },
     }),
@@ -104,11 +114,34 @@ test('installs a plugin from a folder path, lists it, disables and removes it', 
   await send(page, '/review-tools:ship now');
   await expect(page.getByRole('log', { name: 'Transcript' })).toContainText('Shipped by the plugin.');
   expect(readFileSync(HOOK_LOG, 'utf8')).toBe(`${path.join(HOME, 'plugins', 'review-tools')}\n`);
+  const DATA = path.join(HOME, 'plugins', 'data', 'review-tools');
+  expect(readFileSync(path.join(DATA, 'runs.txt'), 'utf8')).toBe('ran\n');
+  // The user's settings say off: that outranks the switch (still on), and the row says where from.
+  const userSettings = path.join(HOME, 'settings.json');
+  writeFileSync(userSettings, JSON.stringify({ enabledPlugins: { 'review-tools@local': false } }));
   await page.getByRole('button', { name: 'Settings' }).click();
+  const openPlugins = () =>
+    settings
+      .getByRole('navigation', { name: 'Settings pages' })
+      .getByRole('button', { name: 'Plugins' })
+      .click();
+  await openPlugins();
+  const state = row.getByLabel("Where review-tools's state comes from");
+  await expect(state).toHaveText(`○ Off by enabledPlugins in ${userSettings} (this outranks the switch)`);
+  await expect(toggle).toBeChecked();
+  await expect(row).toContainText(`Data: ${DATA}`);
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await page.screenshot({ path: docsScreenshot(testInfo, 'plugins-state-1400x900.png') });
+  await page.setViewportSize({ width: 900, height: 600 });
+  await page.screenshot({ path: docsScreenshot(testInfo, 'plugins-state-900x600.png') });
+  writeFileSync(userSettings, '{}');
   await settings
     .getByRole('navigation', { name: 'Settings pages' })
-    .getByRole('button', { name: 'Plugins' })
+    .getByRole('button', { name: 'MCP' })
     .click();
+  await openPlugins();
+  await expect(row).toBeVisible();
+  await expect(state).toBeHidden();
 
   // Disabled from the keyboard: the switch keeps focus and the list in CARAPACE_HOME says so.
   await toggle.focus();
@@ -132,8 +165,12 @@ test('installs a plugin from a folder path, lists it, disables and removes it', 
   await page.getByRole('button', { name: 'Settings' }).click();
 
   await row.getByRole('button', { name: 'Remove review-tools…' }).click();
+  // Its data goes with it unless kept (Claude Code's --keep-data).
+  await row.getByRole('checkbox', { name: /^Keep its data folder/ }).check();
   await row.getByRole('button', { name: 'Remove review-tools', exact: true }).click();
   await expect(plugins).toContainText('No plugins are installed.');
+  expect(existsSync(path.join(HOME, 'plugins', 'review-tools'))).toBe(false);
+  expect(readFileSync(path.join(DATA, 'runs.txt'), 'utf8')).toBe('ran\n');
   // The folder is the person's and is left as it was.
   expect(readFileSync(path.join(root, '.claude-plugin', 'plugin.json'), 'utf8')).toContain('review-tools');
 });

@@ -8,10 +8,14 @@ import './plugins.css';
 /**
  * Settings → Plugins: the plugins installed from local folders (Claude Code's layout), each with an
  * enable/disable switch and Remove; "Install from folder…" takes a path (typed, or the desktop app's
- * folder picker). A disabled plugin's skills, commands, agents and hooks are not loaded.
+ * folder picker). A disabled plugin's skills, commands, agents and hooks are not loaded. A settings
+ * file's `enabledPlugins` (the open project's, as far as its trust goes, the user's, the policy's)
+ * outranks the switch: the row says so.
  */
 export function PluginsPage() {
   const nativePicker = useStore((s) => s.appInfo?.capabilities.nativeFolderPicker ?? false);
+  // Omitted when no project is open: the states are then the user's and the policy's.
+  const projectId = useStore((s) => s.project?.id) ?? undefined;
   const [view, setView] = useState<PluginsView | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [folder, setFolder] = useState('');
@@ -19,7 +23,7 @@ export function PluginsPage() {
   useEffect(() => {
     let live = true;
     getClient()
-      .invoke('plugins.list', {})
+      .invoke('plugins.list', { projectId })
       .then(
         (v) => live && setView(v),
         (e: unknown) => live && setError(mcpProblem(e)),
@@ -27,7 +31,7 @@ export function PluginsPage() {
     return () => {
       live = false;
     };
-  }, []);
+  }, [projectId]);
 
   /** Runs one change; its answer replaces the list, its failure is shown above it. */
   const act = async (run: () => Promise<PluginsView>): Promise<boolean> => {
@@ -42,7 +46,7 @@ export function PluginsPage() {
   };
   const install = async (path: string) => {
     setInstalling(true);
-    if (await act(() => getClient().invoke('plugins.install', { folder: path }))) setFolder('');
+    if (await act(() => getClient().invoke('plugins.install', { folder: path, projectId }))) setFolder('');
     setInstalling(false);
   };
   const pick = async () => {
@@ -72,7 +76,7 @@ export function PluginsPage() {
       {view && view.plugins.length === 0 ? <p className="muted">No plugins are installed.</p> : null}
       <ul className="plugins-list">
         {view?.plugins.map((p) => (
-          <PluginRow key={p.name} plugin={p} act={act} />
+          <PluginRow key={p.name} plugin={p} act={act} projectId={projectId} />
         ))}
       </ul>
       <form
@@ -111,12 +115,16 @@ export function PluginsPage() {
 function PluginRow({
   plugin: p,
   act,
+  projectId,
 }: {
   plugin: PluginView;
   act: (run: () => Promise<PluginsView>) => Promise<boolean>;
+  projectId: string | undefined;
 }) {
   const [busy, setBusy] = useState(false);
   const [confirming, setConfirming] = useState(false);
+  // Claude Code removes a plugin's data with it unless asked to keep it (--keep-data).
+  const [keepData, setKeepData] = useState(false);
   const run = (what: () => Promise<PluginsView>) => {
     setBusy(true);
     void act(what).finally(() => setBusy(false));
@@ -137,7 +145,7 @@ function PluginRow({
             onChange={(e) => {
               if (busy) return;
               const enabled = e.target.checked;
-              run(() => getClient().invoke('plugins.setEnabled', { name: p.name, enabled }));
+              run(() => getClient().invoke('plugins.setEnabled', { name: p.name, enabled, projectId }));
             }}
           />
           {p.enabled ? 'Enabled' : 'Disabled'}
@@ -149,7 +157,15 @@ function PluginRow({
                 type="button"
                 className="danger"
                 disabled={busy}
-                onClick={() => run(() => getClient().invoke('plugins.remove', { name: p.name }))}
+                onClick={() =>
+                  run(() =>
+                    getClient().invoke('plugins.remove', {
+                      name: p.name,
+                      keepData: p.dataFolder !== null && keepData,
+                      projectId,
+                    }),
+                  )
+                }
               >
                 Remove {p.name}
               </button>
@@ -169,12 +185,28 @@ function PluginRow({
           )}
         </span>
       </div>
+      {confirming && p.dataFolder !== null ? (
+        <label className="plugin-keep-data">
+          <input type="checkbox" checked={keepData} onChange={(e) => setKeepData(e.target.checked)} />
+          Keep its data folder ({p.dataFolder})
+        </label>
+      ) : null}
+      {p.state.note !== null ? (
+        <p className="plugin-state" aria-label={`Where ${p.name}'s state comes from`}>
+          {p.state.source === 'carapace' ? '' : p.state.enabled ? '● ' : '○ '}
+          {p.state.note}
+          {p.state.source !== 'carapace' && p.state.enabled !== p.enabled
+            ? ' (this outranks the switch)'
+            : ''}
+        </p>
+      ) : null}
       {p.description ? <p className="plugin-description">{p.description}</p> : null}
       {p.problem ? <p className="plugin-error">⚠ {p.problem}</p> : null}
       <p className="muted plugin-folder">
         Installed from {p.source ?? p.folder}
         {p.source ? ' (a copy is used; install again to take in changes)' : ''}
       </p>
+      {p.dataFolder !== null ? <p className="muted plugin-folder">Data: {p.dataFolder}</p> : null}
     </li>
   );
 }
