@@ -55,6 +55,11 @@ export async function runBuiltin(name: string, args: string, sessionId: string):
       useStore.setState({ dialog: 'settings' });
       revealSection('MCP servers');
       return { kind: 'done' };
+    case 'agents':
+      useSettingsPage.setState({ page: 'agents' });
+      useStore.setState({ dialog: 'settings' });
+      revealSection('Agents');
+      return { kind: 'done' };
     case 'help':
       return { kind: 'panel', panel: 'help' };
     case 'resume':

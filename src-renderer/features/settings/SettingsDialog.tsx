@@ -1,5 +1,6 @@
 import { Dialog } from '../../components/Dialog';
 import { useStore } from '../../stores/store';
+import { AgentsPage } from './AgentsPage';
 import { GeneralSettings } from './GeneralSettings';
 import { McpPage } from './McpPage';
 import { PluginsPage } from './PluginsPage';
@@ -39,6 +40,8 @@ export function SettingsDialog() {
             <McpPage />
           ) : current.id === 'plugins' ? (
             <PluginsPage />
+          ) : current.id === 'agents' ? (
+            <AgentsPage />
           ) : (
             <GeneralSettings settings={settings} />
           )}

@@ -5,6 +5,7 @@ export const SETTINGS_PAGES = [
   { id: 'general', label: 'General' },
   { id: 'mcp', label: 'MCP' },
   { id: 'plugins', label: 'Plugins' },
+  { id: 'agents', label: 'Agents' },
 ] as const;
 export type SettingsPageId = (typeof SETTINGS_PAGES)[number]['id'];
 

@@ -16,11 +16,9 @@ export const BuiltinCommandInfo = z.strictObject({
 });
 export type BuiltinCommandInfo = z.infer<typeof BuiltinCommandInfo>;
 
-/**
- * The built-ins whose features exist in the app. `/agents` is left out until there is a window to
- * manage agent files in.
- */
+/** The built-ins whose features exist in the app (`/agents` opens Settings → Agents). */
 export const BUILTIN_COMMANDS: readonly BuiltinCommandInfo[] = [
+  { name: 'agents', description: 'Sub-agent definitions (Settings)', argumentHint: null, printMode: false },
   {
     name: 'clear',
     description: 'Start a new conversation (a new session)',
