@@ -4,7 +4,7 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { dataPaths, projectSlug } from '../../src-main/platform/paths';
 import { docsScreenshot } from '../fixtures/screenshots';
-import { seedSessions } from '../fixtures/seed-sessions';
+import { seedSessions, seedSubagentRun } from '../fixtures/seed-sessions';
 import { startServe, tempProject } from '../fixtures/serve';
 
 const PHRASE = 'saffron drawbridge migration';
@@ -176,5 +176,68 @@ test('a message found in another project opens that project and scrolls to it', 
     rmSync(home, { recursive: true, force: true });
     rmSync(here, { recursive: true, force: true });
     rmSync(elsewhere, { recursive: true, force: true });
+  }
+});
+
+test('a message a sub-agent wrote is found under its session and opens its card there', async ({ page }) => {
+  test.setTimeout(120_000);
+  const home = mkdtempSync(path.join(tmpdir(), 'carapace-home-'));
+  const project = tempProject();
+  const [first, target] = seedSessions(home, project, 2, 40);
+  if (!first || !target) throw new Error('seeding failed');
+  const phrase = 'tamarind causeway audit';
+  const { agentId } = seedSubagentRun(home, project, target.id, {
+    description: 'explore',
+    agentType: 'Explore',
+    text: `The ${phrase} found three callers of the old parser.`,
+  });
+  // Only the first session in a tab: the result must open the other one.
+  writeFileSync(
+    path.join(dataPaths(home).projectDir(projectSlug(realpathSync(project))), 'workspace.json'),
+    JSON.stringify({ open: [first.id], active: first.id }),
+  );
+  const serve = await startServe({ home, project });
+  try {
+    await page.setViewportSize({ width: 1400, height: 900 });
+    await page.goto(serve.url);
+    const log = page.getByRole('log', { name: 'Transcript' });
+    await expect(log.getByText(first.lastText.split('\n').at(-1) ?? '', { exact: true })).toBeVisible({
+      timeout: 30_000,
+    });
+    await page.keyboard.press('Control+k');
+    const palette = page.getByRole('dialog', { name: 'Command palette' });
+    await page.keyboard.type(phrase);
+    const hit = palette.getByRole('option').filter({ hasText: 'tamarind' });
+    await expect(hit).toHaveCount(1);
+    // Its session's title, and who wrote it.
+    await expect(hit).toContainText('Long session 2');
+    await expect(hit.locator('.palette-agent')).toHaveText('in sub-agent explore');
+    await page.screenshot({ path: docsScreenshot(test.info(), 'search-subagent-hit.png') });
+    await page.setViewportSize({ width: 900, height: 600 });
+    await expect(hit.locator('.palette-agent')).toBeVisible();
+    // The session and the agent's name are whole; the date and model give way.
+    expect(
+      await hit
+        .locator('.palette-hit-head .palette-title')
+        .evaluate((el) => el.scrollWidth <= el.clientWidth),
+    ).toBe(true);
+    await page.screenshot({ path: docsScreenshot(test.info(), 'search-subagent-hit-900x600.png') });
+    await page.setViewportSize({ width: 1400, height: 900 });
+
+    await palette.getByRole('combobox', { name: /Search sessions/ }).focus();
+    await page.keyboard.press('Enter');
+    await expect(palette).toBeHidden();
+    await expect(page.getByRole('tab', { selected: true })).toContainText('Long session 2');
+    // The Agent call's card, opened on the sub-agent's transcript with the message in it.
+    const card = log.locator(`details.agent-card[data-agent-id="${agentId}"]`);
+    await expect(card).toHaveAttribute('open', '', { timeout: 30_000 });
+    const inner = card.getByRole('log', { name: 'Transcript of explore' });
+    await expect(inner.getByText(`The ${phrase} found three callers of the old parser.`)).toBeVisible();
+    await inViewport(page, card);
+    await page.screenshot({ path: docsScreenshot(test.info(), 'search-subagent-open.png') });
+  } finally {
+    await serve.stop();
+    rmSync(home, { recursive: true, force: true });
+    rmSync(project, { recursive: true, force: true });
   }
 });
