@@ -16,7 +16,7 @@ export interface RewindResult {
 }
 
 /** Writes `content` to `file` whole or not at all: a temporary file beside it, then a rename. */
-function writeAtomic(file: string, content: string): void {
+function writeAtomic(file: string, content: Buffer): void {
   let mode: number | undefined;
   try {
     const info = lstatSync(file);

@@ -1,5 +1,15 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { FIXED_OVERRIDES, gitEnv } from '../context/git-status';
@@ -49,16 +59,40 @@ export function storeBlob(dir: string, content: string | Buffer): string {
 }
 
 /**
- * A stored before-image, or null when it is missing or does not hash to its name (a damaged or
- * altered session folder must not be written into the project as if it were the old file).
+ * A stored before-image, as bytes, or null when it is missing or does not hash to its name (a
+ * damaged or altered session folder must not be written into the project as if it were the old file).
  */
-export function readBlob(sessionDir: string, hash: string): string | null {
+export function readBlob(sessionDir: string, hash: string): Buffer | null {
   if (!HASH.test(hash)) return null;
   try {
-    const content = readFileSync(path.join(historyDir(sessionDir), hash), 'utf8');
+    const content = readFileSync(path.join(historyDir(sessionDir), hash));
     return hashContent(content) === hash ? content : null;
   } catch {
     return null;
+  }
+}
+
+/**
+ * The file's bytes as they are on disk, when they are what the tool read as `text`. The tools read
+ * files as UTF-8, which turns every byte that is not UTF-8 (a Latin-1 source file, an image) into
+ * U+FFFD: kept as that text, a rewind would write a damaged copy back and call it restored. A
+ * file that is not what the tool read (changed in between), or not a regular file, gives null.
+ */
+function bytesOnDisk(file: string, text: string): Buffer | null {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return null;
+  }
+  try {
+    if (!fstatSync(fd).isFile()) return null;
+    const bytes = readFileSync(fd);
+    return bytes.toString('utf8') === text ? bytes : null;
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -75,7 +109,7 @@ export function persistFileHistory(o: {
 }): (snapshot: FileSnapshot) => void {
   const dir = historyDir(o.sessionDir);
   return (s) => {
-    const beforeHash = s.before === null ? null : storeBlob(dir, s.before);
+    const beforeHash = s.before === null ? null : storeBlob(dir, bytesOnDisk(s.path, s.before) ?? s.before);
     o.append({
       type: 'file',
       path: s.path,
