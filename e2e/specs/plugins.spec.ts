@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { installPlugin } from '../../src-main/harness/plugins/registry';
 import { docsScreenshot } from '../fixtures/screenshots';
 import { expect, newSessionTab, send, test } from '../fixtures/test';
 
@@ -173,4 +174,51 @@ test('installs a plugin from a folder path, lists it, disables and removes it', 
   expect(readFileSync(path.join(DATA, 'runs.txt'), 'utf8')).toBe('ran\n');
   // The folder is the person's and is left as it was.
   expect(readFileSync(path.join(root, '.claude-plugin', 'plugin.json'), 'utf8')).toContain('review-tools');
+});
+
+test.describe('a repository’s enabledPlugins', () => {
+  // A Carapace folder of its own, with the plugin installed before the project is opened.
+  const home = mkdtempSync(path.join(tmpdir(), 'carapace-e2e-plugins-repo-home-'));
+  test.use({ openProject: false, serveEnv: { CARAPACE_HOME: home } });
+
+  test('is a trust question; trusted, it turns the plugin off in that project and the row says so', async ({
+    app: page,
+    project,
+  }, testInfo) => {
+    installPlugin(home, fixturePlugin());
+    mkdirSync(path.join(project, '.claude'));
+    writeFileSync(
+      path.join(project, '.claude', 'settings.json'),
+      JSON.stringify({ enabledPlugins: { 'review-tools@local': false } }),
+    );
+    await page.getByRole('button', { name: 'Open project…' }).first().click();
+    const open = page.getByRole('dialog', { name: 'Open project' });
+    await open.getByLabel('Folder path').fill(project);
+    await open.getByRole('button', { name: 'Open', exact: true }).click();
+    const prompt = page.getByRole('dialog', { name: 'Trust this folder?' });
+    await expect(prompt.getByRole('region', { name: 'Plugins switched on or off' })).toContainText(
+      'Turns off plugin review-tools@local (if you installed it)',
+    );
+    await page.setViewportSize({ width: 900, height: 600 });
+    await page.screenshot({ path: docsScreenshot(testInfo, 'plugins-trust-900x600.png') });
+    await prompt.getByRole('button', { name: 'Trust', exact: true }).click();
+    await expect(prompt).toBeHidden();
+
+    // Off in this project: its command is unknown here.
+    await newSessionTab(page);
+    await send(page, '/review-tools:ship now');
+    await expect(page.getByText('Unknown slash command: /review-tools:ship')).toBeVisible();
+
+    await page.getByRole('button', { name: 'Settings' }).click();
+    const settings = page.getByRole('dialog', { name: 'Settings' });
+    await settings
+      .getByRole('navigation', { name: 'Settings pages' })
+      .getByRole('button', { name: 'Plugins' })
+      .click();
+    const row = settings.getByRole('listitem', { name: 'Plugin review-tools' });
+    await expect(row.getByLabel("Where review-tools's state comes from")).toHaveText(
+      '○ Off by enabledPlugins in .claude/settings.json (this outranks the switch)',
+    );
+    await expect(row.getByRole('switch', { name: 'Enabled: review-tools' })).toBeChecked();
+  });
 });
