@@ -151,8 +151,13 @@ test('two sessions in worktrees edit the same file apart; one merge fast-forward
   await page.setViewportSize({ width: 900, height: 600 });
   await page.screenshot({ path: docsScreenshot(test.info(), 'worktrees-close-900x600.png') });
 
-  // Delete: the worktree and its branch go; the main checkout stays as merged.
+  // Delete: the refused merge committed the worktree's edit, a commit no other branch has, so it asks
+  // first; then the worktree and its branch go, and the main checkout stays as merged.
   await closeTwo.getByRole('button', { name: 'Delete worktree and branch' }).click();
+  await expect(closeTwo.getByRole('alert')).toContainText(
+    `Deleting loses 1 commit on ${second[0]} that no other branch has.`,
+  );
+  await closeTwo.getByRole('button', { name: 'Delete anyway' }).click();
   await expect(closeTwo.getByRole('status')).toContainText(
     `Deleted the worktree and the branch ${second[0]}`,
   );
@@ -212,4 +217,84 @@ test('with the setting worktrees.default on, a new session gets its own worktree
     rmSync(home, { recursive: true, force: true });
     rmSync(project, { recursive: true, force: true });
   }
+});
+
+test('deleting a worktree session asks about unmerged commits, archives it, and restored its composer offers the main checkout', async ({
+  app: page,
+  project,
+}) => {
+  git(project, 'init', '-q', '-b', 'main');
+  git(project, 'config', 'user.name', 'E2E');
+  git(project, 'config', 'user.email', 'e2e@example.com');
+  writeFileSync(path.join(project, 'a.txt'), `line one\n${ORIGINAL}\nline three\n`);
+  git(project, 'add', '.');
+  git(project, 'commit', '-q', '-m', 'first');
+  await worktreeSession(page, 'edit one');
+  const tab = page.getByRole('tab', { selected: true });
+  await tab.dblclick();
+  await page.getByRole('textbox', { name: 'Session name' }).fill('Doomed');
+  await page.getByRole('textbox', { name: 'Session name' }).press('Enter');
+  await expect(page.getByRole('tab', { name: 'Doomed' })).toBeVisible();
+  const [[branch, dir]] = [...worktrees(project).entries()].filter(([b]) => b.startsWith('carapace/')) as [
+    [string, string],
+  ];
+  // A commit only this branch has, beside the agent's uncommitted edit.
+  writeFileSync(path.join(dir, 'b.txt'), 'committed in the worktree\n');
+  git(dir, 'add', 'b.txt');
+  git(dir, 'commit', '-q', '-m', 'worktree work');
+
+  // Delete asks first, naming what would be lost; nothing goes until confirmed.
+  const group = page.getByRole('region', { name: `Worktree ${branch}` });
+  await group.getByRole('button', { name: `Finish worktree ${branch}` }).click();
+  const dialog = page.getByRole('dialog', { name: `Close worktree ${branch}` });
+  await dialog.getByRole('button', { name: 'Delete worktree and branch' }).click();
+  await expect(dialog.getByRole('alert')).toHaveText(
+    `Deleting loses 1 uncommitted file (a.txt) and 1 commit on ${branch} that no other branch has. Delete anyway?`,
+  );
+  expect(existsSync(path.join(dir, 'b.txt'))).toBe(true);
+  expect(git(project, 'branch', '--list', branch)).not.toBe('');
+  await dialog.getByRole('button', { name: 'Delete anyway' }).click();
+  await expect(dialog.getByRole('status')).toContainText('The session is archived');
+  expect(existsSync(dir)).toBe(false);
+  expect(git(project, 'branch', '--list', branch).trim()).toBe('');
+  expect([...worktrees(project).keys()].filter((b) => b.startsWith('carapace/'))).toEqual([]);
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(page.getByRole('tab', { name: 'Doomed' })).toHaveCount(0);
+  await expect(group).toHaveCount(0);
+
+  // Restored from the archive, it reads as before; its composer says why it cannot go on, and the way on.
+  await page.getByRole('button', { name: 'Archived and deleted sessions' }).click();
+  const archive = page.getByRole('dialog', { name: 'Archived and deleted sessions' });
+  await archive.getByRole('button', { name: 'Archived', exact: true }).click();
+  await archive.getByRole('button', { name: 'Restore Doomed' }).click();
+  await archive.getByRole('button', { name: 'Close' }).click();
+  await page
+    .getByRole('navigation', { name: 'Sessions' })
+    .getByRole('button', { name: /Doomed/ })
+    .click();
+  const panel = page.getByRole('tabpanel');
+  await expect(panel.getByRole('log', { name: 'Transcript' })).toContainText('Edited.');
+  const gone = panel.getByRole('region', { name: 'Worktree gone' });
+  await expect(gone).toContainText(`Its worktree was deleted (${dir} no longer exists).`);
+  await expect(gone).toContainText('fork it to continue in the main checkout');
+  await expect(page.getByRole('region', { name: `Worktree ${branch}` })).not.toContainText('↑');
+  await expect(panel.getByRole('textbox', { name: 'Message' })).toHaveCount(0);
+  await expect(page.getByRole('region', { name: `Worktree ${branch}` })).toContainText('removed');
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await page.screenshot({ path: docsScreenshot(test.info(), 'worktrees-gone-1400x900.png') });
+  await page.setViewportSize({ width: 900, height: 600 });
+  await page.screenshot({ path: docsScreenshot(test.info(), 'worktrees-gone-900x600.png') });
+  await page.setViewportSize({ width: 1400, height: 900 });
+
+  // Continued in the main checkout: a new session with the conversation, where the agent can work.
+  await gone.getByRole('button', { name: 'Continue in main checkout' }).click();
+  await expect(page.getByRole('tab', { name: 'Doomed (main checkout)', selected: true })).toBeVisible();
+  const next = page.getByRole('tabpanel');
+  await expect(next.getByRole('log', { name: 'Transcript' })).toContainText('edit one');
+  await expect(next.getByRole('textbox', { name: 'Message' })).toBeFocused();
+  await page.getByRole('combobox', { name: 'Permission mode' }).selectOption('acceptEdits');
+  await send(page, 'edit two');
+  await expect(next.getByRole('log', { name: 'Transcript' }).getByText('Edited.')).toHaveCount(2);
+  // Its tools work in the main checkout now.
+  expect(readFileSync(path.join(project, 'a.txt'), 'utf8')).toBe(`line one\nFROM-TWO\nline three\n`);
 });

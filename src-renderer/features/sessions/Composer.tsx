@@ -7,6 +7,7 @@ import { setDraft, useDrafts } from './drafts';
 import { useSlashCommands } from '../commands/useSlashCommands';
 import { ArchiveDialog } from './ArchiveDialog';
 import { useRestoredDraft } from '../rewind/rewind-actions';
+import { recheckWorktree, useWorktreeGone, WorktreeGone } from '../worktrees/WorktreeGone';
 
 /**
  * The message box: Enter sends, Shift+Enter is a new line (Esc stops a running reply: a window-wide
@@ -40,6 +41,8 @@ export function Composer({ sessionId }: { sessionId: string }) {
     setDraft: (text) => setDraft(sessionId, text),
     ResumePanel: ArchiveDialog,
   });
+  // A session whose worktree is gone gets the way on instead of a box to type in (features/worktrees).
+  const worktreeGone = useWorktreeGone(sessionId);
 
   const send = async () => {
     const text = draft.trim();
@@ -48,9 +51,13 @@ export function Composer({ sessionId }: { sessionId: string }) {
     if (await slash.run(text)) return;
     setDraft(sessionId, '');
     // Put the text back if the main process refused it, so nothing typed is lost.
-    if (!(await sendMessage(sessionId, text))) setDraft(sessionId, draft);
+    if (!(await sendMessage(sessionId, text))) {
+      setDraft(sessionId, draft);
+      recheckWorktree(sessionId);
+    }
   };
 
+  if (worktreeGone !== null) return <WorktreeGone sessionId={sessionId} problem={worktreeGone} />;
   return (
     <form
       className="composer"

@@ -1,26 +1,49 @@
 import { useEffect, useRef, useState } from 'react';
 import { Dialog } from '../../components/Dialog';
 import { useStore } from '../../stores/store';
-import { errorText, mergeWorktree, removeWorktree } from './worktree-actions';
+import { errorText, mergeWorktree, removeWorktree, worktreeLoss } from './worktree-actions';
 import { useWorktrees } from './worktree-store';
 import './worktrees.css';
 
 type Outcome = { ok: boolean; text: string } | null;
 
+/** "Deleting loses 2 uncommitted files (a, b) and 3 commits …": null when nothing would be lost. */
+function lossWords(loss: { files: string[]; commits: number }, branch: string): string | null {
+  const parts: string[] = [];
+  const n = loss.files.length;
+  if (n > 0)
+    parts.push(
+      `${n} uncommitted file${n === 1 ? '' : 's'} (${loss.files.slice(0, 5).join(', ')}${n > 5 ? ', …' : ''})`,
+    );
+  if (loss.commits > 0)
+    parts.push(
+      `${loss.commits} commit${loss.commits === 1 ? '' : 's'} on ${branch} that no other branch has`,
+    );
+  return parts.length === 0 ? null : `Deleting loses ${parts.join(' and ')}. Delete anyway?`;
+}
+
 /** Keep / Merge into <base> / Delete worktree and branch, with what happened in words. */
 function CloseDialog({ sessionId, onClose }: { sessionId: string; onClose: () => void }) {
-  const session = useStore((s) => s.sessions[sessionId]);
+  const live = useStore((s) => s.sessions[sessionId]);
+  // Deleting archives the session, which takes it out of the store: the dialog still says what happened.
+  const [opened] = useState(() => useStore.getState().sessions[sessionId]);
+  const session = live ?? opened;
   const status = useWorktrees((s) => s.statuses[sessionId]);
   const [busy, setBusy] = useState(false);
+  const [deleted, setDeleted] = useState(false);
   const [outcome, setOutcome] = useState<Outcome>(null);
-  const [confirmDelete, setConfirmDelete] = useState(false);
+  /** What deleting would lose, in words, once asked: the person confirms having read it. */
+  const [confirmDelete, setConfirmDelete] = useState<string | null>(null);
   const wt = session?.worktree;
   if (!session || !wt) return null;
 
-  const run = async (what: () => Promise<string>) => {
+  const run = async (what: () => Promise<string | null>) => {
     setBusy(true);
+    // The last outcome answered the last question; this one gets its own.
+    setOutcome(null);
     try {
-      setOutcome({ ok: true, text: await what() });
+      const text = await what();
+      setOutcome(text === null ? null : { ok: true, text });
     } catch (e) {
       setOutcome({ ok: false, text: errorText(e) });
     } finally {
@@ -36,26 +59,26 @@ function CloseDialog({ sessionId, onClose }: { sessionId: string; onClose: () =>
         {status
           ? ` ${status.ahead} ahead, ${status.behind} behind; ${dirty} uncommitted file${dirty === 1 ? '' : 's'}.`
           : ''}
+        {status?.problem != null && !deleted ? ` ${status.problem}` : ''}
       </p>
       {outcome ? (
         <p role={outcome.ok ? 'status' : 'alert'} className={outcome.ok ? 'worktree-ok' : 'worktree-error'}>
           {outcome.text}
         </p>
       ) : null}
-      {confirmDelete ? (
+      {confirmDelete !== null ? (
         <p role="alert" className="worktree-error">
-          The worktree has {dirty} uncommitted file{dirty === 1 ? '' : 's'}. Delete them with the worktree and
-          its branch?
+          {confirmDelete}
         </p>
       ) : null}
       <div className="worktree-buttons">
         <button type="button" disabled={busy} onClick={onClose}>
-          Keep
+          {deleted ? 'Close' : 'Keep'}
         </button>
         <button
           type="button"
           className="primary"
-          disabled={busy}
+          disabled={busy || deleted}
           onClick={() => void run(async () => (await mergeWorktree(sessionId)).message)}
         >
           Merge into {wt.base}
@@ -63,17 +86,27 @@ function CloseDialog({ sessionId, onClose }: { sessionId: string; onClose: () =>
         <button
           type="button"
           className="stop"
-          disabled={busy}
-          onClick={() => {
-            if (dirty > 0 && !confirmDelete) return setConfirmDelete(true);
+          disabled={busy || deleted}
+          onClick={() =>
             void run(async () => {
-              await removeWorktree(sessionId, confirmDelete);
-              setConfirmDelete(false);
-              return `Deleted the worktree and the branch ${wt.branch}.`;
-            });
-          }}
+              // Asked first: uncommitted files and commits no other branch has are lost for good.
+              if (confirmDelete === null) {
+                const lost = lossWords(await worktreeLoss(sessionId), wt.branch);
+                if (lost !== null) {
+                  setConfirmDelete(lost);
+                  return null;
+                }
+              }
+              const r = await removeWorktree(sessionId, confirmDelete !== null);
+              setConfirmDelete(null);
+              setDeleted(true);
+              return r.archived
+                ? `Deleted the worktree and the branch ${wt.branch}. The session is archived: restore it from Archived and deleted sessions to read it or continue it in the main checkout.`
+                : `Deleted the worktree and the branch ${wt.branch}.`;
+            })
+          }
         >
-          {confirmDelete ? 'Delete anyway' : 'Delete worktree and branch'}
+          {confirmDelete !== null ? 'Delete anyway' : 'Delete worktree and branch'}
         </button>
       </div>
     </Dialog>

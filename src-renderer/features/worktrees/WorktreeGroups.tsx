@@ -48,7 +48,8 @@ export function WorktreeGroups({ ids, entry }: { ids: string[]; entry: (id: stri
       <h2>Worktrees</h2>
       {[...byPath.entries()].map(([path, g]) => {
         const st = g.ids.map((id) => statuses[id]).find((x) => x !== undefined);
-        const counts = st ? aheadBehind(st.ahead, st.behind) : null;
+        // A removed worktree's counts say nothing (its branch may be gone too): only the tag shows.
+        const counts = st?.exists ? aheadBehind(st.ahead, st.behind) : null;
         return (
           <section key={path} className="worktree-group" aria-label={`Worktree ${g.branch}`} title={path}>
             <div className="worktree-head">

@@ -1,7 +1,9 @@
 import { IpcRequestError } from '@shared/domain/errors';
 import type { WorktreeMergeResult } from '@shared/ipc/contract/worktrees';
 import { getClient } from '../../ipc/client';
-import { useStore } from '../../stores/store';
+import { openSession } from '../../ipc/actions';
+import { setDraft, useDrafts } from '../sessions/drafts';
+import { showToast, useStore } from '../../stores/store';
 import { useWorktrees } from './worktree-store';
 
 const projectId = () => useStore.getState().project?.id ?? null;
@@ -23,12 +25,23 @@ export async function loadRepoInfo(): Promise<void> {
   }
 }
 
-/** Ahead/behind of every worktree session of the open project. */
+/** Requests of statuses sent so far; an answer older than one already shown is dropped. */
+let asked = 0;
+let shown = 0;
+
+/**
+ * Ahead/behind of every worktree session of the open project, and whether each worktree is still
+ * there. Asked when something may have moved them (a turn ended, a merge, a session opened), never on
+ * a timer; answers can arrive out of order, so a late one never replaces a newer one.
+ */
 export async function loadStatuses(): Promise<void> {
   const id = projectId();
   if (id === null) return;
+  const n = ++asked;
   try {
     const list = await getClient().invoke('worktrees.status', { projectId: id });
+    if (n < shown) return;
+    shown = n;
     useWorktrees.setState({ statuses: Object.fromEntries(list.map((s) => [s.sessionId, s])) });
   } catch {
     // Counts are a nicety: the sidebar keeps the last ones.
@@ -56,10 +69,31 @@ export async function mergeWorktree(sessionId: string): Promise<WorktreeMergeRes
   }
 }
 
-export async function removeWorktree(sessionId: string, force: boolean): Promise<void> {
+/** What deleting a session's worktree would lose: uncommitted files, commits no other branch has. */
+export function worktreeLoss(sessionId: string): Promise<{ files: string[]; commits: number }> {
+  return getClient().invoke('worktrees.loss', { sessionId });
+}
+
+/** Deletes the worktree and its branch; the main process then archives the session (`archived`). */
+export async function removeWorktree(sessionId: string, force: boolean): Promise<{ archived: boolean }> {
   try {
-    await getClient().invoke('worktrees.remove', { sessionId, force });
+    return await getClient().invoke('worktrees.remove', { sessionId, force });
   } finally {
     await loadStatuses();
+  }
+}
+
+/**
+ * A session whose worktree is gone, continued in the main checkout: the new session opens in its
+ * tab, with whatever was typed in the old one's box.
+ */
+export async function continueInMain(sessionId: string): Promise<void> {
+  try {
+    const next = await getClient().invoke('worktrees.continueInMain', { sessionId });
+    const draft = useDrafts.getState().drafts[sessionId] ?? '';
+    if (draft !== '') setDraft(next.id, draft);
+    await openSession(next.id);
+  } catch (error) {
+    showToast(`Continuing in the main checkout: ${errorText(error)}`);
   }
 }
