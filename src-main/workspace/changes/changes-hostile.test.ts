@@ -111,3 +111,24 @@ describe('openRefusal', () => {
     expect(openRefusal(['app.js'], 0o644, 'darwin')).toBeNull();
   });
 });
+
+describe('a diff too big to show whole', () => {
+  it('a diff cut at the output cap says it is truncated even with few (very long) lines', async () => {
+    const d = repo();
+    const line = (c: string) => `${c.repeat(100_000)}\n`;
+    // 200 lines of 100 KB: every line changed makes 40 MB of diff, past the 32 MB cap, in 400 lines.
+    writeFileSync(path.join(d, 'bundle.min.js'), Array.from({ length: 200 }, () => line('a')).join(''));
+    run(d, 'add', 'bundle.min.js');
+    run(d, 'commit', '-q', '-m', 'bundle');
+    writeFileSync(
+      path.join(d, 'bundle.min.js'),
+      Array.from({ length: 200 }, (_, i) => line(i === 199 ? 'z' : 'b')).join(''),
+    );
+    const diff = await service(d).diff('s1', 'bundle.min.js');
+    expect(diff.truncated).toBe(true);
+    const shown = diff.hunks.flatMap((h) => h.lines);
+    expect(shown.length).toBeLessThan(400);
+    // The last line's change lies past the cut: the view must not pass for the whole diff.
+    expect(shown.some((l) => l.text.startsWith('z'))).toBe(false);
+  }, 60_000);
+});

@@ -7,6 +7,7 @@ import { AppError } from '../../platform/errors';
 import { commitMessageFor } from './commit-message';
 import { openRefusal } from './open-refusal';
 import { git, gitOk, GitError } from './git';
+import { stdoutOrThrow } from '../git-commands';
 import { addedFileHunk, parseFileDiff, type ParsedDiff } from './parse-diff';
 
 /**
@@ -245,13 +246,16 @@ export class ChangesService {
 
   private async trackedDiff(r: Resolved, f: ChangedFile): Promise<ParsedDiff> {
     const paths = f.oldPath ? [f.oldPath, f.path] : [f.path];
-    const out = await gitOk(
+    const run = await git(
       r.cwd,
       ['diff', '--no-ext-diff', '--no-textconv', '--no-color', '--relative', '-M', r.baseRef, '--', ...paths],
-      'Reading the diff',
       { readOnly: true },
     );
-    return parseFileDiff(out);
+    const parsed = parseFileDiff(stdoutOrThrow(run, 'Reading the diff'));
+    // Output past git.ts's cap was cut: a diff of few but very long lines (a minified bundle) ends
+    // there with no line limit reached, and must still say it is not whole, or a change placed past
+    // the cut would pass for reviewed.
+    return run.cut ? { ...parsed, truncated: true } : parsed;
   }
 
   /** The hunk's patch (header + that hunk), if the diff still holds it where the window saw it. */
