@@ -14,8 +14,8 @@ export function agentFileHandlers(s: Services): Pick<HandlerMap, AgentFileChanne
   const service = new AgentFilesService({
     home: s.homeDir,
     carapaceHome: s.carapaceHome,
-    // Carapace's plugin switches; project `enabledPlugins` are not consulted here yet.
-    plugins: () => loadPluginComponents(s.carapaceHome),
+    // The plugins enabled for this project, as its sessions load them (settings' enabledPlugins too).
+    plugins: (projectRoot) => loadPluginComponents(s.permissionLocations(projectRoot)),
   });
   const root = (projectId: string) => s.workspace.snapshot(projectId).project.path;
   return {

@@ -20,6 +20,7 @@ export type AgentFileRefusal =
   | 'link'
   | 'not-a-folder'
   | 'too-large'
+  | 'unreadable'
   | 'invalid'
   | 'exists'
   | 'changed'

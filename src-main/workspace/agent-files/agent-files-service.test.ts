@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -290,5 +291,48 @@ describe('AgentFilesService.save and delete', () => {
     expect(await refusal(() => s.service.delete(s.project, { folder: 'user', path: 'gone.md' }))).toBe(
       'not-found',
     );
+  });
+
+  it('edits files in subfolders, but not through a subfolder link; a FIFO is refused, not opened, and can be deleted', async () => {
+    const s = setup();
+    const sub = write(
+      path.join(s.projectAgents, 'team'),
+      'lead.md',
+      '---\nname: lead\n---\nno description\n',
+    );
+    const view = s.service.list(s.project);
+    expect(view.problems.find((p) => p.file === sub)?.ref).toEqual({
+      folder: 'project',
+      path: 'team/lead.md',
+    });
+    const ref = { folder: 'project' as const, path: 'team/lead.md' };
+    await s.service.save(s.project, ref, agentText('lead', 'Leads'), s.service.read(s.project, ref).version);
+    expect(s.service.list(s.project).agents.find((a) => a.name === 'lead')?.ref).toEqual(ref);
+
+    mkdirSync(path.join(s.project, 'elsewhere'));
+    write(path.join(s.project, 'elsewhere'), 'x.md', agentText('x', 'X'));
+    symlinkSync(path.join(s.project, 'elsewhere'), path.join(s.projectAgents, 'linked'));
+    const viaLink = { folder: 'project' as const, path: 'linked/x.md' };
+    expect(await refusal(() => s.service.save(s.project, viaLink, agentText('x', 'Y'), 'v'))).toBe('link');
+    expect(await refusal(() => s.service.delete(s.project, viaLink))).toBe('link');
+    expect(existsSync(path.join(s.project, 'elsewhere', 'x.md'))).toBe(true);
+
+    execFileSync('mkfifo', [path.join(s.projectAgents, 'pipe.md')]);
+    const pipe = { folder: 'project' as const, path: 'pipe.md' };
+    expect(await refusal(() => s.service.read(s.project, pipe))).toBe('unreadable');
+    expect(await refusal(() => s.service.save(s.project, pipe, agentText('pipe', 'P'), 'v'))).toBe(
+      'bad-path',
+    );
+    await s.service.delete(s.project, pipe);
+    expect(existsSync(path.join(s.project, 'elsewhere'))).toBe(true);
+    expect(existsSync(path.join(s.projectAgents, 'pipe.md'))).toBe(false);
+  });
+
+  it('refuses to write through a user agents folder that links out of Carapace’s folder', async () => {
+    const s = setup();
+    const outside = tempDir('carapace-agents-dotfiles-');
+    symlinkSync(outside, s.userAgents);
+    expect(await refusal(() => s.service.create(s.project, form({ scope: 'user' })))).toBe('link-outside');
+    expect(readdirSync(outside)).toEqual([]);
   });
 });

@@ -56,7 +56,7 @@ export class AgentFilesService {
     if (typeof text !== 'string')
       throw new AgentFileError(
         'INVALID_INPUT',
-        'too-large',
+        'unreadable',
         `${ref.path} is not opened here: ${text.problem}.`,
       );
     return { text, version: versionOf(text) };
@@ -109,8 +109,9 @@ export class AgentFilesService {
   async delete(projectRoot: string, ref: AgentFileRef): Promise<AgentFilesView> {
     const { file, info } = refTarget(ref, this.roots(projectRoot), { create: false });
     if (info === null) throw new AgentFileError('NOT_FOUND', 'not-found', `${ref.path} does not exist.`);
-    if (!info.isFile() && !info.isSymbolicLink())
-      throw new AgentFileError('INVALID_INPUT', 'bad-path', `${ref.path} is not a file.`);
+    // Unlinking never opens or follows what is there: a link, a FIFO or a file alike go; a folder stays.
+    if (info.isDirectory())
+      throw new AgentFileError('INVALID_INPUT', 'bad-path', `${ref.path} is a folder, not an agent file.`);
     try {
       await unlink(file);
     } catch (error) {
