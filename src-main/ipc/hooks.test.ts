@@ -3,6 +3,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HooksView } from '@shared/ipc/contract/hooks';
 import { projectWideningItems } from '../harness/permissions/trust';
+import { installPlugin } from '../harness/plugins/registry';
+import { realpathSync } from 'node:fs';
+import { appHooks } from '../workspace/session-hooks';
 import { testCarapace } from '../test-support/carapace';
 import { tempDir } from '../test-support/temp';
 import { hooksHandlers } from './hooks';
@@ -125,6 +128,62 @@ describe('hooks.list: every hook of the open project, by source, with whether it
       ['p.sh', true],
       ['u.sh', false],
     ]);
+  });
+
+  it('an entry the runner cannot use is listed as a problem, never as a hook, even once trusted (one reader for both)', async () => {
+    const t = await setup();
+    // A group written as an object instead of a list: the trust prompt still shows it (it hides no
+    // hook), but the runner's reader refuses it, so it must neither run nor be listed as a hook.
+    writeJson(path.join(t.project, '.claude', 'settings.json'), {
+      hooks: {
+        PreToolUse: { matcher: 'Bash', hooks: [cmd('single.sh')] },
+        Stop: [{ hooks: [cmd('fine.sh')] }],
+      },
+    });
+    t.s.trust.trustShown(
+      t.project,
+      projectWideningItems(t.project).map((i) => i.key),
+    );
+    const view = await t.list();
+    expect(view.hooks.map((h) => [h.target, h.runs])).toEqual([['fine.sh', true]]);
+    expect(view.problems).toContainEqual({
+      file: path.join(t.project, '.claude', 'settings.json'),
+      message: 'hooks.PreToolUse: should be a list of {matcher, hooks}; it is ignored',
+    });
+    const running = appHooks(t.s.permissionLocations(t.project)).hooks;
+    expect(running.map((h) => h.handler.type === 'command' && h.handler.command)).toEqual(['fine.sh']);
+  });
+
+  it('lists an enabled plugin’s hooks with source plugin, its name and file; they run, and disableAllHooks turns them off', async () => {
+    const t = await setup();
+    const root = path.join(realpathSync(tempDir('carapace-plugin-src-')), 'tools');
+    writeJson(path.join(root, '.claude-plugin', 'plugin.json'), { name: 'tools', version: '1.0.0' });
+    writeJson(path.join(root, 'hooks', 'hooks.json'), {
+      hooks: {
+        UserPromptSubmit: [{ hooks: [cmd('cat "${CLAUDE_PLUGIN_ROOT}/context.txt"')] }],
+        Nope: [{ hooks: [cmd('x')] }],
+      },
+    });
+    const installed = installPlugin(t.home, root).folder;
+    const view = await t.list();
+    const plugin = view.hooks.filter((h) => h.source === 'plugin');
+    expect(plugin).toHaveLength(1);
+    expect(plugin[0]).toMatchObject({
+      plugin: 'tools',
+      file: path.join(installed, 'hooks', 'hooks.json'),
+      event: 'UserPromptSubmit',
+      runs: true,
+      whyNot: null,
+    });
+    // Shown as it runs: the plugin's folder put in.
+    expect(plugin[0]?.target).toContain(`${installed}/context.txt`);
+    expect(view.problems).toContainEqual({
+      file: path.join(installed, 'hooks', 'hooks.json'),
+      message: expect.stringMatching(/^hooks\.Nope: unknown event/),
+    });
+    writeJson(path.join(t.home, 'settings.json'), { disableAllHooks: true });
+    const off = await t.list();
+    expect(off.hooks.find((h) => h.source === 'plugin')).toMatchObject({ runs: false });
   });
 
   it('refuses a project id the workspace does not know', async () => {

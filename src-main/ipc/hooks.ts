@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { HookListEntry, HookSourceName, HooksView } from '@shared/ipc/contract/hooks';
 import { DEFAULT_TIMEOUT_S, parseHooksBlock, type HookEntry } from '../harness/hooks/schema';
 import { collectHooks } from '../harness/hooks/sources';
+import { loadPluginComponents } from '../harness/plugins/load-plugins';
 import { readJsonObject } from '../harness/permissions/settings-file';
 import { settingsFiles, type SourceLocations } from '../harness/permissions/settings-sources';
 import { appHooks } from '../workspace/session-hooks';
@@ -26,11 +27,12 @@ function target(e: HookEntry): string {
 }
 
 /**
- * Every hook written in the project's settings sources, whether it runs or not: the harness's
- * collectHooks leaves out what does not run, and Settings must show that too (an untrusted project's
- * hooks, every hook under `disableAllHooks`). Whether one runs is decided by the app's own rule
- * (appHooks: the user's and the policy's, the project's only as the workspace trust accepted them),
- * not worked out a second time here.
+ * Every hook written in the project's settings sources and the enabled plugins, whether it runs or
+ * not: the harness's collectHooks leaves out what does not run, and Settings must show that too (an
+ * untrusted project's hooks, every hook under `disableAllHooks`). The files are read with the
+ * runner's own reader (parseHooksBlock), so an entry it cannot use is listed as a problem, never as a
+ * hook; whether one runs is decided by the app's own rule (appHooks: the user's, the policy's and
+ * the plugins', the project's only as the workspace trust accepted them), not worked out again here.
  */
 export function hooksView(loc: SourceLocations, projectId: string): HooksView {
   const running = new Set(appHooks(loc).hooks.map((h) => keyOf(h.source, h)));
@@ -38,6 +40,27 @@ export function hooksView(loc: SourceLocations, projectId: string): HooksView {
   const shown = (file: string, source: HookSourceName) =>
     source === 'local' || source === 'project' ? path.relative(loc.projectRoot, file) : file;
   const files: HooksView['files'] = [];
+  const entry = (
+    source: HookSourceName,
+    file: string,
+    e: HookEntry,
+    runs: boolean,
+    whyNot: string | null,
+  ) => ({
+    source,
+    plugin: null,
+    file,
+    event: e.event,
+    matcher: e.matcher,
+    if: e.handler.if ?? null,
+    type: e.handler.type,
+    target: target(e),
+    timeoutS: e.handler.timeout ?? DEFAULT_TIMEOUT_S[e.handler.type],
+    timeoutDefault: e.handler.timeout === undefined,
+    async: e.handler.type === 'command' && e.handler.async === true,
+    runs,
+    whyNot,
+  });
   const hooks: HookListEntry[] = [];
   const problems: HooksView['problems'] = [];
   for (const f of settingsFiles(loc)) {
@@ -62,21 +85,18 @@ export function hooksView(loc: SourceLocations, projectId: string): HooksView {
           : source === 'local' || source === 'project'
             ? `Not accepted: ${shown(f.path, source)} is the project's own file, and its hooks run in the app only once you trust them (Review this project's settings)`
             : 'Off';
-      hooks.push({
-        source,
-        file: f.path,
-        event: e.event,
-        matcher: e.matcher,
-        if: e.handler.if ?? null,
-        type: e.handler.type,
-        target: target(e),
-        timeoutS: e.handler.timeout ?? DEFAULT_TIMEOUT_S[e.handler.type],
-        timeoutDefault: e.handler.timeout === undefined,
-        async: e.handler.type === 'command' && e.handler.async === true,
-        runs,
-        whyNot,
-      });
+      hooks.push(entry(source, f.path, e, runs, whyNot));
     }
+  }
+  // The enabled plugins' hooks, as the app loads them (their command with the plugin's folders put in).
+  const plugins = loadPluginComponents(loc);
+  for (const p of plugins.problems)
+    if (/hooks/i.test(p.message) || path.basename(p.file) === 'hooks.json')
+      problems.push({ file: p.file, message: p.message });
+  for (const h of plugins.hooks) {
+    const runs = running.has(keyOf('plugin', h));
+    const whyNot = runs ? null : narrowedBy !== null ? `Off: ${narrowedBy}` : 'Off';
+    hooks.push({ ...entry('plugin', h.file, h, runs, whyNot), plugin: h.plugin ?? null });
   }
   return { projectId, projectRoot: loc.projectRoot, files, hooks, problems, narrowedBy };
 }

@@ -7,29 +7,6 @@ import { readJsonObject } from '../harness/permissions/settings-file';
 import { settingsFiles, type SourceLocations } from '../harness/permissions/settings-sources';
 import { trustKey } from '../harness/permissions/trust';
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/**
- * A project file's `hooks` block with only the handlers the folder's trust has accepted. The keys are
- * those of the trust prompt (trust.ts `wideningItems`): event, matcher and the handler as written.
- */
-function acceptedBlock(block: unknown, accepted: ReadonlySet<string>): Record<string, unknown[]> {
-  const out: Record<string, unknown[]> = {};
-  if (!isObject(block)) return out;
-  for (const [event, groups] of Object.entries(block)) {
-    for (const group of Array.isArray(groups) ? groups : [groups]) {
-      if (!isObject(group) || !Array.isArray(group['hooks'])) continue;
-      const matcher = typeof group['matcher'] === 'string' ? group['matcher'] : '';
-      const kept = (group['hooks'] as unknown[]).filter((h) =>
-        accepted.has(trustKey.hook(event, matcher, h)),
-      );
-      if (kept.length > 0) (out[event] ??= []).push({ ...group, hooks: kept });
-    }
-  }
-  return out;
-}
-
 /**
  * The hooks an app session runs: the user's and the managed policy's always; the project's own files'
  * (`.claude/settings.json`, `.claude/settings.local.json`, which a repository can ship) only those the
@@ -54,7 +31,11 @@ export function appHooks(loc: SourceLocations): { hooks: ConfiguredHook[]; probl
       if ((f.source !== 'local' && f.source !== 'project') || !f.exists) continue;
       const read = readJsonObject(f.path);
       if (read.kind !== 'ok') continue; // collectHooks has already reported it
-      const { entries, errors } = parseHooksBlock(acceptedBlock(read.value['hooks'], accepted));
+      // The same reader as every other hook's, keeping only the handlers the folder's trust accepted
+      // (keyed as the trust prompt keys them: event, matcher and the handler as written).
+      const { entries, errors } = parseHooksBlock(read.value['hooks'], (event, matcher, h) =>
+        accepted.has(trustKey.hook(event, matcher, h)),
+      );
       const shown = path.relative(loc.projectRoot, f.path);
       for (const e of errors) problems.push(`${shown}: ${e.message}; it is ignored`);
       for (const e of entries) fromProject.push({ ...e, source: f.source, file: f.path });

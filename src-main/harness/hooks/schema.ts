@@ -122,9 +122,17 @@ function issuePath(base: string, path: readonly PropertyKey[]): string {
 
 /**
  * Reads a hooks block entry by entry: an unknown event, a group or a handler that is not valid is
- * reported (with its path) and left out; everything else is used.
+ * reported (with its path) and left out; everything else is used. The one reader of a `hooks` block:
+ * what runs (sources.ts, the app's trusted project hooks, plugins) and what Settings lists are both
+ * read here, so a hook shown as valid is a hook that runs.
+ *
+ * `keep` picks handlers by event, matcher (`''` when absent) and the handler as written (the
+ * workspace trust's key), before they are validated; the others are neither used nor reported.
  */
-export function parseHooksBlock(value: unknown): { entries: HookEntry[]; errors: HookConfigError[] } {
+export function parseHooksBlock(
+  value: unknown,
+  keep?: (event: HookEvent, matcher: string, handler: unknown) => boolean,
+): { entries: HookEntry[]; errors: HookConfigError[] } {
   const entries: HookEntry[] = [];
   const errors: HookConfigError[] = [];
   if (value === undefined) return { entries, errors };
@@ -155,6 +163,7 @@ export function parseHooksBlock(value: unknown): { entries: HookEntry[]; errors:
         return;
       }
       group['hooks'].forEach((h: unknown, i) => {
+        if (keep && !keep(known.data, matcher ?? '', h)) return;
         const parsed = HookHandler.safeParse(h);
         if (parsed.success) entries.push({ event: known.data, matcher: matcher ?? '', handler: parsed.data });
         else

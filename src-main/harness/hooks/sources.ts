@@ -11,6 +11,8 @@ export interface ConfiguredHook extends HookEntry {
   source: HookSource;
   /** The settings file it is written in. */
   file: string;
+  /** For source `plugin`: the plugin's name. */
+  plugin?: string;
 }
 
 export interface CollectedHooks {

@@ -91,7 +91,8 @@ export function pluginHooks(
   for (const block of blocks) {
     const { entries, errors } = parseHooksBlock(eventsOf(block.data));
     for (const e of errors) problems.push({ file: block.file, message: `${e.message}; it is ignored` });
-    for (const e of entries) hooks.push({ ...rooted(e, root, dataDir), source: 'plugin', file: block.file });
+    for (const e of entries)
+      hooks.push({ ...rooted(e, root, dataDir), source: 'plugin', file: block.file, plugin: manifest.name });
   }
   return hooks;
 }

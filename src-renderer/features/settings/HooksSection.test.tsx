@@ -7,6 +7,7 @@ afterEach(cleanup);
 
 const hook = (over: Partial<HookListEntry>): HookListEntry => ({
   source: 'user',
+  plugin: null,
   file: '/home/me/.carapace/settings.json',
   event: 'PreToolUse',
   matcher: '',
@@ -122,6 +123,45 @@ describe('HooksList', () => {
       'Error in /home/me/.carapace/settings.json: hooks.Nope: unknown event; it is ignored',
     );
     expect(screen.getByText(/Does not run\. Off: disableAllHooks/)).toBeTruthy();
+  });
+
+  it('lists an enabled plugin’s hooks under "Plugin <name>" with the file each is written in, not under a settings source', () => {
+    const hooksFile = '/home/me/.carapace/plugins/tools/hooks/hooks.json';
+    render(
+      <HooksList
+        view={view({
+          hooks: [
+            hook({ event: 'Stop', target: 'user-stop.sh' }),
+            hook({
+              source: 'plugin',
+              plugin: 'tools',
+              file: hooksFile,
+              event: 'UserPromptSubmit',
+              target: 'cat context.txt',
+            }),
+            hook({
+              source: 'plugin',
+              plugin: 'lint',
+              file: '/home/me/.carapace/plugins/lint/.claude-plugin/plugin.json',
+              event: 'PostToolUse',
+              target: 'lint.sh',
+              runs: false,
+              whyNot: 'Off: disableAllHooks in /home/me/.carapace/settings.json',
+            }),
+          ],
+        })}
+      />,
+    );
+    const tools = screen.getByRole('group', { name: 'Plugin tools' });
+    expect(within(tools).getByText(hooksFile)).toBeTruthy();
+    expect(within(tools).getByRole('heading', { level: 5, name: 'UserPromptSubmit' })).toBeTruthy();
+    expect(within(tools).getByText('cat context.txt').closest('li')?.textContent).toContain('Runs');
+    const lint = screen.getByRole('group', { name: 'Plugin lint' });
+    expect(within(lint).getByText('lint.sh').closest('li')?.textContent).toContain('Does not run. Off:');
+    // Not listed among the user's hooks.
+    const user = screen.getByRole('group', { name: 'User settings' });
+    expect(within(user).queryByText('cat context.txt')).toBeNull();
+    expect(within(user).getByText('user-stop.sh')).toBeTruthy();
   });
 
   it('the policy’s own disableAllHooks: no hook runs', () => {

@@ -5,7 +5,7 @@ import { getClient } from '../../ipc/client';
 import { useStore } from '../../stores/store';
 import './hooks-section.css';
 
-const SOURCES: { source: HookSourceName; label: string; about: string }[] = [
+const SOURCES: { source: Exclude<HookSourceName, 'plugin'>; label: string; about: string }[] = [
   { source: 'policy', label: 'Managed policy', about: 'set by your organisation; always runs' },
   { source: 'local', label: 'Local project settings', about: 'this folder, not committed' },
   { source: 'project', label: 'Project settings', about: 'this folder, shipped with the repository' },
@@ -70,6 +70,46 @@ function HookRow({ hook }: { hook: HookListEntry }) {
   );
 }
 
+/** One event's hooks under its heading. */
+function EventGroups({ hooks }: { hooks: readonly HookListEntry[] }) {
+  return groupBy(hooks, (h) => h.event).map(([event, rows]) => (
+    <div key={event} className="hook-event">
+      <h5>{event}</h5>
+      <ul>
+        {rows.map((h, i) => (
+          <HookRow key={i} hook={h} />
+        ))}
+      </ul>
+    </div>
+  ));
+}
+
+/**
+ * The enabled plugins' hooks, one group a plugin ("Plugin tools"), under the file each is written in
+ * (`hooks/hooks.json` or the plugin's manifest). They come after the user's, as they run.
+ */
+function PluginHooks({ hooks }: { hooks: readonly HookListEntry[] }) {
+  return groupBy(
+    hooks.filter((h) => h.source === 'plugin'),
+    (h) => h.plugin ?? '',
+  ).map(([name, rows]) => (
+    <div key={name} className="hook-source" role="group" aria-label={`Plugin ${name}`}>
+      <h4>
+        Plugin {name}{' '}
+        <span className="muted">— an installed plugin you enabled; runs without the project’s trust</span>
+      </h4>
+      {groupBy(rows, (h) => h.file).map(([file, inFile]) => (
+        <div key={file}>
+          <p className="hook-file">
+            <code>{file}</code>
+          </p>
+          <EventGroups hooks={inFile} />
+        </div>
+      ))}
+    </div>
+  ));
+}
+
 /** The list itself, from a view (HooksSection fetches it; tests render this directly). */
 export function HooksList({ view }: { view: HooksView }) {
   return (
@@ -113,19 +153,11 @@ export function HooksList({ view }: { view: HooksView }) {
                 {file.exists ? (hooks.length === 0 ? '(no hooks)' : '') : '(no such file)'}
               </span>
             </p>
-            {groupBy(hooks, (h) => h.event).map(([event, rows]) => (
-              <div key={event} className="hook-event">
-                <h5>{event}</h5>
-                <ul>
-                  {rows.map((h, i) => (
-                    <HookRow key={i} hook={h} />
-                  ))}
-                </ul>
-              </div>
-            ))}
+            <EventGroups hooks={hooks} />
           </div>
         );
       })}
+      <PluginHooks hooks={view.hooks} />
     </>
   );
 }

@@ -2,13 +2,15 @@ import { z } from 'zod';
 import { channel, ProjectRef } from './common';
 
 /** Where a hook is configured, highest precedence first (as the harness reads them). */
-export const HookSourceName = z.enum(['policy', 'local', 'project', 'user']);
+export const HookSourceName = z.enum(['policy', 'local', 'project', 'user', 'plugin']);
 export type HookSourceName = z.infer<typeof HookSourceName>;
 
 /** One configured hook as Settings lists it: what it is, where it is written, and whether it runs. */
 export const HookListEntry = z.object({
   source: HookSourceName,
-  /** The settings file it is written in (absolute). */
+  /** For source `plugin`: the plugin's name; null otherwise. */
+  plugin: z.string().nullable(),
+  /** The settings file (a plugin's hooks file) it is written in (absolute). */
   file: z.string(),
   event: z.string(),
   /** '' when it matches everything. */
@@ -31,7 +33,7 @@ export type HookListEntry = z.infer<typeof HookListEntry>;
 export const HooksView = z.object({
   projectId: z.string(),
   projectRoot: z.string(),
-  /** The four settings files, present or not, so Settings can say where to add one. */
+  /** The four settings files, present or not, so Settings can say where to add one (no plugin's). */
   files: z.array(z.object({ source: HookSourceName, path: z.string(), exists: z.boolean() })),
   hooks: z.array(HookListEntry),
   /** Entries and files that cannot be used, with the file they are in. */
