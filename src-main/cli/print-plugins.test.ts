@@ -59,7 +59,7 @@ function toolsPlugin(): string {
   );
   put(
     path.join(root, 'commands', 'hello.md'),
-    '---\ndescription: Says hello\n---\nPLUGIN-COMMAND-BODY greets $ARGUMENTS\n',
+    '---\ndescription: Says hello\n---\nPLUGIN-COMMAND-BODY greets $ARGUMENTS from ${CLAUDE_PLUGIN_ROOT}\n',
   );
   put(path.join(root, 'context.txt'), 'PLUGIN-HOOK-CONTEXT');
   // A script the hook starts reads the plugin's folder from its environment.
@@ -95,7 +95,10 @@ describe('carapace -p with plugins', () => {
     expect(on.code).toBe(0);
     expect(on.stderr).toBe('');
     const first = s.api.requests[0];
-    expect(body(first)).toContain('PLUGIN-COMMAND-BODY greets Ada');
+    // ${CLAUDE_PLUGIN_ROOT} in a plugin's command is its (copied) folder, as Claude Code fills it.
+    expect(body(first)).toContain(
+      `PLUGIN-COMMAND-BODY greets Ada from ${path.join(s.home, 'plugins', 'tools')}`,
+    );
     expect(body(first)).toContain('PLUGIN-HOOK-CONTEXT');
     expect(body(first)).toContain(`ROOT-FROM-ENV=${path.join(s.home, 'plugins', 'tools')}`);
     expect(skillTool(first)).toContain('- tools:lint: Lints the project.');

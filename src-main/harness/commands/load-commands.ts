@@ -26,7 +26,7 @@ interface Folder {
   dir: string;
   scope: CommandScope;
   /** A plugin's folder: its commands are named `plugin:command` and must stay inside `within`. */
-  plugin?: { within: string; prefix: string };
+  plugin?: { within: string; prefix: string; fill?: (body: string) => string };
 }
 
 /** Highest precedence first: the project's, then Carapace's own user folder, then Claude Code's. */
@@ -40,7 +40,7 @@ function commandFolders(o: CommandFolders): Folder[] {
     ...pluginCommandFolders(pluginPlace(o.carapaceHome, o.projectRoot)).map((p) => ({
       dir: p.dir,
       scope: 'user' as const,
-      plugin: { within: p.within, prefix: p.prefix },
+      plugin: { within: p.within, prefix: p.prefix, fill: p.fill },
     })),
   ];
 }
@@ -123,7 +123,10 @@ function readFolder(
         scope: folder.scope,
         file: shown(file),
       });
-      if (parsed.ok) commands.push(parsed.command);
+      // A plugin's command names its own files through ${CLAUDE_PLUGIN_ROOT} / ${CLAUDE_PLUGIN_DATA}.
+      const fill = folder.plugin?.fill;
+      if (parsed.ok)
+        commands.push(fill ? { ...parsed.command, body: fill(parsed.command.body) } : parsed.command);
       else problems.push({ file: shown(file), message: parsed.message });
     }
   });

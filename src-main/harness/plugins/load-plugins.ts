@@ -11,6 +11,7 @@ import type { ConfiguredHook } from '../hooks/sources';
 import { pluginStates, type PluginPlace } from './enabled-state';
 import type { PluginManifest } from './manifest';
 import { pluginHooks } from './plugin-hooks';
+import { pluginVarsFiller } from './plugin-vars';
 import { ensurePluginDataDir, listPlugins, PluginError, readManifest } from './registry';
 
 /** At most this many agent files are read from one plugin. */
@@ -185,12 +186,17 @@ export function enabledPlugins(place: PluginPlace): {
  * named `plugin:command`. A folder leading outside the plugin is left out (the skills catalogue,
  * which reads the same plugins, reports it).
  */
-export function pluginCommandFolders(place: PluginPlace): { dir: string; within: string; prefix: string }[] {
-  const out: { dir: string; within: string; prefix: string }[] = [];
-  for (const p of enabledPlugins(place).plugins)
+export function pluginCommandFolders(
+  place: PluginPlace,
+): { dir: string; within: string; prefix: string; fill: (body: string) => string }[] {
+  const carapaceHome = typeof place === 'string' ? place : place.home;
+  const out: { dir: string; within: string; prefix: string; fill: (body: string) => string }[] = [];
+  for (const p of enabledPlugins(place).plugins) {
+    const fill = pluginVarsFiller(p.root, () => ensurePluginDataDir(carapaceHome, p.name));
     for (const dir of componentDirs(p.root, 'commands', p.manifest.commands))
       if (inPlugin(p.root, path.relative(p.root, dir)) !== null)
-        out.push({ dir, within: p.root, prefix: p.name });
+        out.push({ dir, within: p.root, prefix: p.name, fill });
+  }
   return out;
 }
 
@@ -210,7 +216,13 @@ export function loadPluginComponents(place: PluginPlace): PluginComponents {
         problems.push({ file: dir, message: 'Not read: it leads outside the plugin.' });
         continue;
       }
-      skillFolders.push({ dir, source: 'plugin', within: root, namePrefix: `${manifest.name}:` });
+      skillFolders.push({
+        dir,
+        source: 'plugin',
+        within: root,
+        namePrefix: `${manifest.name}:`,
+        fill: pluginVarsFiller(root, () => ensurePluginDataDir(carapaceHome, manifest.name)),
+      });
     }
     for (const dir of componentDirs(root, 'commands', manifest.commands))
       if (inPlugin(root, path.relative(root, dir)) === null)

@@ -459,6 +459,37 @@ describe('the plugin data folder', () => {
   });
 });
 
+describe('${CLAUDE_PLUGIN_ROOT} and ${CLAUDE_PLUGIN_DATA} in a plugin’s skills', () => {
+  it('are filled in its SKILL.md bodies; the data folder is made only when one names it', () => {
+    const home = tempDir('carapace-plugins-home-');
+    const project = tempDir('carapace-plugins-project-');
+    const source = plugin('tools');
+    put(
+      path.join(source, 'skills', 'report', 'SKILL.md'),
+      '---\ndescription: reports\n---\nRun ${CLAUDE_PLUGIN_ROOT}/scripts/report.sh > $CLAUDE_PLUGIN_DATA/last.txt\n',
+    );
+    const root = installPlugin(home, source).folder;
+    const data = pluginDataDir(home, 'tools');
+    const skills = () =>
+      loadSkills({
+        projectRoot: project,
+        home,
+        carapaceHome: home,
+        plugins: loadPluginComponents(home).skillFolders,
+      }).skills;
+    expect(skills().find((x) => x.name === 'tools:lint')?.body).toBe('Run the linter.');
+    expect(skills().find((x) => x.name === 'tools:report')?.body).toBe(
+      `Run ${root}/scripts/report.sh > ${data}/last.txt`,
+    );
+    expect(existsSync(data)).toBe(true);
+    rmSync(path.join(source, 'skills', 'report'), { recursive: true });
+    rmSync(data, { recursive: true });
+    installPlugin(home, source);
+    skills();
+    expect(existsSync(data)).toBe(false);
+  });
+});
+
 describe('a plugin’s agents', () => {
   it('load without hooks, mcpServers and permissionMode, with a note', () => {
     const home = tempDir('carapace-plugins-home-');

@@ -27,6 +27,8 @@ export interface SkillsFolder {
   within: string | null;
   /** Put before each skill's name (`plugin-name:`), so a plugin's skills cannot shadow others. */
   namePrefix?: string;
+  /** A plugin's: fills `${CLAUDE_PLUGIN_ROOT}` / `${CLAUDE_PLUGIN_DATA}` in each body (plugins/plugin-vars.ts). */
+  fill?: (body: string) => string;
 }
 
 type Folder = SkillsFolder;
@@ -190,7 +192,8 @@ function readFolder(
       problems.push({ file: path.join(shown, 'SKILL.md'), message: read.problem });
       continue;
     }
-    const skill = folder.namePrefix ? { ...read, name: `${folder.namePrefix}${read.name}` } : read;
+    const named = folder.namePrefix ? { ...read, name: `${folder.namePrefix}${read.name}` } : read;
+    const skill = folder.fill ? { ...named, body: folder.fill(named.body) } : named;
     const earlier = here.get(skill.name);
     if (earlier !== undefined) {
       problems.push({
