@@ -132,3 +132,38 @@ describe('a diff too big to show whole', () => {
     expect(shown.some((l) => l.text.startsWith('z'))).toBe(false);
   }, 60_000);
 });
+
+describe('changes git is told to ignore', () => {
+  it('a file marked assume-unchanged or skip-worktree (one git command the agent may run) still shows its changes', async () => {
+    const d = repo();
+    writeFileSync(path.join(d, 'sparse.txt'), 'kept out of a sparse checkout\n');
+    run(d, 'add', 'sparse.txt');
+    run(d, 'commit', '-q', '-m', 'sparse');
+    run(d, 'update-index', '--assume-unchanged', 'far.txt');
+    run(d, 'update-index', '--skip-worktree', 'docs/guide.txt');
+    run(d, 'update-index', '--skip-worktree', 'sparse.txt');
+    rmSync(path.join(d, 'sparse.txt'));
+    writeFileSync(path.join(d, 'far.txt'), FAR.replace('row 2\n', 'row two, now with a backdoor\n'));
+    writeFileSync(path.join(d, 'docs', 'guide.txt'), FAR.replace('row 39\n', 'row thirty-nine\n'));
+    // git's own diff misses both.
+    expect(run(d, 'diff', 'HEAD', '--name-only')).toBe('');
+    const s = service(d);
+    // A skip-worktree file absent from the disk is a sparse checkout's, not a deletion.
+    expect((await s.list('s1')).files.map((f) => [f.path, f.status, f.additions, f.deletions])).toEqual([
+      ['docs/guide.txt', 'modified', 1, 1],
+      ['far.txt', 'modified', 1, 1],
+    ]);
+    const diff = await s.diff('s1', 'far.txt');
+    expect(diff.hunks[0]?.lines).toContainEqual(
+      expect.objectContaining({ kind: 'add', text: 'row two, now with a backdoor' }),
+    );
+    // The person's index keeps its bits: only a copy was read.
+    expect(run(d, 'ls-files', '-v').split('\n').filter(Boolean).sort()).toEqual([
+      'S docs/guide.txt',
+      'S sparse.txt',
+      'h far.txt',
+    ]);
+    await s.stageHunk('s1', 'far.txt', 0, diff.hunks[0]?.header ?? '');
+    expect(run(d, 'diff', '--cached')).toContain('+row two, now with a backdoor');
+  });
+});

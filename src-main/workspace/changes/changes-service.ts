@@ -1,5 +1,6 @@
 import { constants } from 'node:fs';
-import { lstat, open, readlink, realpath, stat } from 'node:fs/promises';
+import { copyFile, lstat, mkdtemp, open, readlink, realpath, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import type { ChangedFile, ChangeSet, ChangeStatus, FileDiff } from '@shared/ipc/contract/changes';
@@ -121,8 +122,69 @@ export class ChangesService {
     });
   }
 
+  /**
+   * A copy of the index with every assume-unchanged and skip-worktree bit cleared, when an entry
+   * under the folder has one and its file is there, else null. git's diff skips such entries: one
+   * `git update-index --assume-unchanged src/x.ts` (a command the agent may run) would otherwise hide
+   * every later change to that file from this view. The real index is never touched; a sparse
+   * checkout's absent files keep their bit.
+   */
+  private async unhiddenIndex(r: Resolved): Promise<{ file: string; dispose: () => Promise<void> } | null> {
+    const entries = await gitOk(r.cwd, ['ls-files', '-v', '-z', '--', '.'], 'Listing tracked files', {
+      readOnly: true,
+    });
+    const hidden: string[] = [];
+    for (const e of entries.split('\0')) {
+      const tag = e[0] ?? '';
+      if (e.length < 3 || !(tag === 'S' || (tag >= 'a' && tag <= 'z'))) continue;
+      const p = e.slice(2);
+      if (
+        await lstat(path.join(r.cwd, p)).then(
+          () => true,
+          () => false,
+        )
+      )
+        hidden.push(p);
+    }
+    if (hidden.length === 0) return null;
+    const real = (
+      await gitOk(r.cwd, ['rev-parse', '--git-path', 'index'], 'Finding the index', { readOnly: true })
+    ).trim();
+    const dir = await mkdtemp(path.join(tmpdir(), 'carapace-changes-index-'));
+    const dispose = () => rm(dir, { recursive: true, force: true });
+    try {
+      const file = path.join(dir, 'index');
+      await copyFile(path.resolve(r.cwd, real), file);
+      const input = `${hidden.join('\0')}\0`;
+      // One bit per call: given together with --stdin, git clears only the first.
+      for (const flag of ['--no-assume-unchanged', '--no-skip-worktree'])
+        await gitOk(r.cwd, ['update-index', '-z', flag, '--stdin'], 'Reading hidden files', {
+          input,
+          indexFile: file,
+        });
+      return { file, dispose };
+    } catch (error) {
+      await dispose();
+      throw error;
+    }
+  }
+
   /** Tracked changes (raw for status and modes, numstat for counts) and the untracked files. */
   private async files(r: Resolved, counts = true): Promise<ChangedFile[]> {
+    const index = await this.unhiddenIndex(r);
+    try {
+      return await this.filesWith(r, counts, index?.file);
+    } finally {
+      await index?.dispose();
+    }
+  }
+
+  private async filesWith(
+    r: Resolved,
+    counts: boolean,
+    indexFile: string | undefined,
+  ): Promise<ChangedFile[]> {
+    const read = { readOnly: true, ...(indexFile === undefined ? {} : { indexFile }) };
     const diff = (format: string) => [
       'diff',
       '--no-ext-diff',
@@ -135,13 +197,13 @@ export class ChangesService {
       '--',
     ];
     const [raw, num, others] = await Promise.all([
-      gitOk(r.cwd, diff('--raw'), 'Listing the changes', { readOnly: true }),
-      gitOk(r.cwd, diff('--numstat'), 'Counting the changes', { readOnly: true }),
+      gitOk(r.cwd, diff('--raw'), 'Listing the changes', read),
+      gitOk(r.cwd, diff('--numstat'), 'Counting the changes', read),
       gitOk(
         r.cwd,
         ['ls-files', '--others', '--exclude-standard', '-z', '--', '.'],
         'Listing untracked files',
-        { readOnly: true },
+        read,
       ),
     ]);
     const byPath = new Map<string, ChangedFile>();
@@ -246,11 +308,12 @@ export class ChangesService {
 
   private async trackedDiff(r: Resolved, f: ChangedFile): Promise<ParsedDiff> {
     const paths = f.oldPath ? [f.oldPath, f.path] : [f.path];
+    const index = await this.unhiddenIndex(r);
     const run = await git(
       r.cwd,
       ['diff', '--no-ext-diff', '--no-textconv', '--no-color', '--relative', '-M', r.baseRef, '--', ...paths],
-      { readOnly: true },
-    );
+      { readOnly: true, ...(index ? { indexFile: index.file } : {}) },
+    ).finally(() => index?.dispose());
     const parsed = parseFileDiff(stdoutOrThrow(run, 'Reading the diff'));
     // Output past git.ts's cap was cut: a diff of few but very long lines (a minified bundle) ends
     // there with no line limit reached, and must still say it is not whole, or a change placed past

@@ -97,6 +97,8 @@ export interface GitOptions {
   identity?: boolean;
   /** Read-only calls leave the index alone (no refresh written). */
   readOnly?: boolean;
+  /** Another index file to read (GIT_INDEX_FILE): a copy without hiding bits (changes-service.ts). */
+  indexFile?: string;
 }
 
 /** Runs git in `cwd` hardened as above; never throws for a non-zero exit. `cut`: output was cut. */
@@ -107,6 +109,7 @@ export async function git(
 ): Promise<GitResult & { cut: boolean }> {
   let env = changesEnv();
   if (o.readOnly === true) env['GIT_OPTIONAL_LOCKS'] = '0';
+  if (o.indexFile !== undefined) env['GIT_INDEX_FILE'] = o.indexFile;
   if (o.identity === true) {
     const ident = await exec(cwd, ['var', 'GIT_COMMITTER_IDENT'], env);
     if (ident.code !== 0) env = { ...env, ...FALLBACK_IDENTITY };
