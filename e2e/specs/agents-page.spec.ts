@@ -100,8 +100,9 @@ test('/agents opens Settings → Agents; create, edit with a parser error, overr
   await expect(row.getByRole('alert')).toContainText('maxTurns must be a whole number above 0');
   await expect(editor).toHaveValue(broken);
   expect(readFileSync(file, 'utf8')).toBe(written);
-  // Escape with unsaved text keeps Settings open.
+  // Escape with unsaved text keeps the editor (and Settings) open.
   await editor.press('Escape');
+  await expect(editor).toBeVisible();
   await expect(settings).toBeVisible();
 
   await page.setViewportSize({ width: 900, height: 600 });
@@ -111,6 +112,7 @@ test('/agents opens Settings → Agents; create, edit with a parser error, overr
   await editor.fill(written.replace('Reviews diffs: finds bugs', 'Reviews diffs carefully'));
   await editor.press('Control+Enter');
   await expect(editor).toBeHidden();
+  await expect(row.getByRole('button', { name: 'Edit reviewer' })).toBeFocused();
   await expect(row).toContainText('Reviews diffs carefully');
   expect(readFileSync(file, 'utf8')).toContain('description: "Reviews diffs carefully"');
 
@@ -122,7 +124,13 @@ test('/agents opens Settings → Agents; create, edit with a parser error, overr
   await confirm.press('Enter');
   await expect(problems).toBeHidden();
   expect(existsSync(path.join(agentsDir, 'broken.md'))).toBe(false);
+  await expect(agents.getByRole('button', { name: 'New agent…' })).toBeFocused();
 
-  await agents.getByRole('button', { name: 'New agent…' }).click();
+  await page.keyboard.press('Enter');
+  await expect(agents.getByRole('form', { name: 'New agent' }).getByLabel('Name')).toBeFocused();
   await page.screenshot({ path: docsScreenshot(testInfo, 'agents-page-new-900x600.png') });
+  // Escape leaves the form, not Settings.
+  await page.keyboard.press('Escape');
+  await expect(agents.getByRole('form', { name: 'New agent' })).toBeHidden();
+  await expect(settings).toBeVisible();
 });

@@ -6,7 +6,8 @@ import { mcpProblem } from './McpPage';
 /**
  * One agent file's raw Markdown in a text box. Save sends it to the main process, which parses it
  * with the sessions' own parser: a fault is shown under the box and the text stays as typed. While
- * the text differs from the file, Escape does not close Settings (it would throw the edit away).
+ * the text differs from the file, Escape does nothing (closing would throw the edit away); otherwise
+ * it closes the editor, not Settings.
  */
 export function AgentEditor({
   projectId,
@@ -83,7 +84,11 @@ export function AgentEditor({
           rows={14}
           onChange={(e) => setText(e.target.value)}
           onKeyDown={(e) => {
-            if (e.key === 'Escape' && dirty) e.stopPropagation();
+            // Escape closes the editor, not Settings; with unsaved text it does nothing (no edit lost).
+            if (e.key === 'Escape') {
+              e.stopPropagation();
+              if (!dirty) onClose();
+            }
             // Ctrl/Cmd+Enter saves, as in the composer's multi-line boxes.
             if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
               e.preventDefault();

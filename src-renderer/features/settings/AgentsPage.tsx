@@ -43,6 +43,12 @@ export function AgentsPage() {
     if (wasCreating.current && !creating) newButton.current?.focus();
     wasCreating.current = creating;
   }, [creating]);
+  const focusHomeAfterUpdate = useRef(false);
+  useEffect(() => {
+    if (!focusHomeAfterUpdate.current) return;
+    focusHomeAfterUpdate.current = false;
+    newButton.current?.focus();
+  }, [view]);
   useEffect(() => {
     if (projectId === null) return;
     let live = true;
@@ -65,10 +71,18 @@ export function AgentsPage() {
       </section>
     );
 
-  /** Runs one change; its answer replaces the list, its failure is shown above it. */
-  const act = async (run: () => Promise<AgentFilesView>): Promise<boolean> => {
+  /**
+   * Runs one change; its answer replaces the list, its failure is shown above it. `focusHome` moves
+   * focus to New agent once the list is drawn (the row that had it is gone after a delete).
+   */
+  const act = async (
+    run: () => Promise<AgentFilesView>,
+    o: { focusHome?: boolean } = {},
+  ): Promise<boolean> => {
     try {
-      setView(await run());
+      const next = await run();
+      focusHomeAfterUpdate.current = o.focusHome === true;
+      setView(next);
       setError(null);
       return true;
     } catch (e) {
@@ -164,7 +178,7 @@ export function AgentsPage() {
 
 interface RowProps {
   projectId: string;
-  act: (run: () => Promise<AgentFilesView>) => Promise<boolean>;
+  act: (run: () => Promise<AgentFilesView>, o?: { focusHome?: boolean }) => Promise<boolean>;
   edit: (ref: AgentFileRef | null) => void;
   editing: string | null;
   onSaved: (note: string) => void;
@@ -204,9 +218,17 @@ function FileActions({ fileRef, label, ...p }: { fileRef: AgentFileRef; label: s
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const open = p.editing === refKey(fileRef);
+  // When the editor closes (saved or cancelled), focus goes back to its Edit button.
+  const editButton = useRef<HTMLButtonElement>(null);
+  const wasOpen = useRef(open);
+  useEffect(() => {
+    if (wasOpen.current && !open) editButton.current?.focus();
+    wasOpen.current = open;
+  }, [open]);
   return (
     <span className="agentdef-actions">
       <button
+        ref={editButton}
         type="button"
         aria-expanded={open}
         aria-label={`Edit ${label}`}
@@ -225,7 +247,12 @@ function FileActions({ fileRef, label, ...p }: { fileRef: AgentFileRef; label: s
             onClick={() => {
               setBusy(true);
               void p
-                .act(() => getClient().invoke('agentFiles.delete', { projectId: p.projectId, ref: fileRef }))
+                .act(
+                  () => getClient().invoke('agentFiles.delete', { projectId: p.projectId, ref: fileRef }),
+                  {
+                    focusHome: true,
+                  },
+                )
                 .then((ok) => {
                   if (ok) p.onSaved(`Deleted ${fileRef.path}.`);
                 })
