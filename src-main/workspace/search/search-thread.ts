@@ -79,7 +79,14 @@ export class SearchThread {
   }
 
   private send(command: ThreadCommand): Promise<ThreadReply> {
-    const worker = this.worker ?? this.start();
+    let worker: Worker;
+    try {
+      worker = this.worker ?? this.start();
+    } catch (error) {
+      return Promise.reject(
+        new AppError('UNAVAILABLE', `The search worker could not start: ${(error as Error).message}`),
+      );
+    }
     const id = ++this.nextId;
     return new Promise<ThreadReply>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
