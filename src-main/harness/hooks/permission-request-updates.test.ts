@@ -8,7 +8,8 @@ import { createSessionGate } from '../permissions/session-gate';
 import { builtinTools } from '../tools/registry';
 import type { AnyTool } from '../tools/tool';
 import { HookRunner } from './dispatch';
-import { hooksOnlyHandler, sessionRulesOf } from './permission-request';
+import { interactiveHandler } from '../permissions/handlers';
+import { hooksOnlyHandler, permissionRequestDecider, sessionRulesOf } from './permission-request';
 import { HookVerdicts } from './permission-verdicts';
 import type { ConfiguredHook, HookSource } from './sources';
 
@@ -22,7 +23,7 @@ const bash = (): AnyTool => {
  * The real session gate in default mode, where the PermissionRequest hooks alone answer (as in -p),
  * with one command hook of `source` printing `decision`.
  */
-function setup(decision: object, source: HookSource) {
+function setup(decision: object, source: HookSource, app = false) {
   const ctx = toolContext({ toolUseId: 'toolu_u', permissionMode: 'default' });
   const home = tempDir('carapace-pru-home-');
   const answerFile = path.join(home, 'answer.json');
@@ -56,7 +57,14 @@ function setup(decision: object, source: HookSource) {
     locations: { home, projectRoot: ctx.projectRoot, policyFile: path.join(home, 'no-policy.json') },
     mode: () => 'default',
     sandboxActive: () => false,
-    handler: hooksOnlyHandler(runner, ctx.projectRoot),
+    // In the app the hooks race a person, here one who has not answered yet (the hook wins).
+    handler: app
+      ? interactiveHandler({
+          askUser: (_request, signal) =>
+            new Promise((resolve) => signal.addEventListener('abort', () => resolve(null), { once: true })),
+          hooks: permissionRequestDecider(runner, { projectRoot: ctx.projectRoot, projectTrusted: true }),
+        })
+      : hooksOnlyHandler(runner, ctx.projectRoot),
     home: tempDir('carapace-pru-user-'),
     onDecision: (e) => log.push(e),
     revise: new HookVerdicts(home).revise,
@@ -173,6 +181,40 @@ describe('PermissionRequest updatedInput and updatedPermissions at the gate', ()
     );
     expect(bad.rules).toEqual([]);
     expect(bad.ignored).toHaveLength(3);
+  });
+
+  it('in the app (the hook racing the person), a trusted project hook’s changed input runs and its session rule applies', async () => {
+    const { gate, ctx, log } = setup(
+      {
+        behavior: 'allow',
+        updatedInput: { command: 'make build --quiet' },
+        updatedPermissions: [
+          {
+            type: 'addRules',
+            rules: [{ toolName: 'Bash', ruleContent: 'make build:*' }],
+            behavior: 'allow',
+            destination: 'session',
+          },
+        ],
+      },
+      'project',
+      true,
+    );
+    const d = await gate.check(bash(), { command: 'make build' }, ctx);
+    expect(d).toMatchObject({ behavior: 'allow', updatedInput: { command: 'make build --quiet' } });
+    expect(log.at(-1)?.reason).toContain('with a changed input (was: make build)');
+    const next = await gate.check(bash(), { command: 'make build --all' }, { ...ctx, toolUseId: 'toolu_2' });
+    expect(next.behavior).toBe('allow');
+    expect(log.at(-1)).toMatchObject({ decidedBy: 'rule', rule: { source: 'session' } });
+    // And the changed input is held like any: into .git/hooks it is refused though the hook allowed.
+    const held = setup(
+      { behavior: 'allow', updatedInput: { command: 'cp x .git/hooks/pre-commit' } },
+      'project',
+      true,
+    );
+    const r = await held.gate.check(bash(), { command: 'make build' }, held.ctx);
+    expect(r.behavior).toBe('deny');
+    expect(held.log.at(-1)?.reason).toMatch(/no hook may approve/);
   });
 
   it('-p: a project hook asking for a session rule gets its call answered but adds no rule', async () => {
