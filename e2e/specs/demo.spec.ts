@@ -35,7 +35,7 @@ test('with no key and no base URL, sessions use the labelled demo model; a key s
 
     await page.getByRole('button', { name: 'New session', exact: true }).click();
     await expect(page.getByRole('combobox', { name: 'Model' })).toHaveValue('claude-sonnet-4-5');
-    await expect(page.getByTestId('session-cost')).toHaveText('$0.0000');
+    await expect(page.getByTestId('session-cost')).toHaveText('$0.00');
   } finally {
     await serve.stop();
     rmSync(project, { recursive: true, force: true });

@@ -182,7 +182,9 @@ test('a coordinator runs three workers; the person approves, watches, writes to 
     expect(readFileSync(path.join(project, 'b.txt'), 'utf8')).toBe('part B\n');
     // Each card carries its own cost, and the results came back as messages to the coordinator.
     for (const name of ['alice', 'bob'])
-      await expect(card(name).getByTestId('member-cost')).toHaveText(/^\$0\.0\d*[1-9]\d* own · \$/);
+      await expect(card(name).getByTestId('member-cost')).toHaveText(
+        /^(<\$0\.01|\$(?!0\.00)[\d,]+\.\d\d) own · (<\$0\.01|\$[\d,]+\.\d\d) total$/,
+      );
     await page.getByRole('tab', { name: /^Messages/ }).click();
     const timeline = page.getByRole('list', { name: 'Messages' });
     await expect(timeline.locator('[data-from="alice"][data-to="coordinator"]')).toContainText('alice done');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EVENT_NAMES, events, isEventName, isRequestChannel, REQUEST_CHANNELS, requests } from './contract';
-import { formatCost, formatSessionCost } from '../domain/cost';
+import { exactSessionCost, formatSessionCost } from '../domain/cost';
 
 describe('IPC contract', () => {
   it('gives every channel an input and an output schema, and every event a payload schema', () => {
@@ -30,11 +30,12 @@ describe('IPC contract', () => {
 });
 
 describe('cost formatting', () => {
-  it('uses two decimals above $0.50 and four below', () => {
-    expect(formatCost(0.51)).toBe('$0.51');
-    expect(formatCost(12.345)).toBe('$12.35');
-    expect(formatCost(0.5)).toBe('$0.5000');
-    expect(formatCost(0.00123)).toBe('$0.0012');
+  it('writes a session cost as the dashboard does (money.ts), with the exact figure for the hover', () => {
+    expect(formatSessionCost(0.51, 'priced')).toBe('$0.51');
+    expect(formatSessionCost(0.5, 'priced')).toBe('$0.50');
+    expect(formatSessionCost(0.00123, 'priced')).toBe('<$0.01');
+    expect(exactSessionCost(0.00123, 'priced')).toBe('$0.00123');
+    expect(exactSessionCost(0.00123, 'unpriced')).toBe('$0.00123 + unpriced');
   });
   it('says demo and unpriced plainly, never a bare $0 for an unknown model', () => {
     expect(formatSessionCost(0, 'demo')).toBe('$0 (demo)');

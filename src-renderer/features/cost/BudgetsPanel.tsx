@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { BudgetStatus } from '@shared/domain/cost-report';
 import { costApi, problem } from './cost-api';
-import { formatMicros } from './format';
+import { formatMicros } from '@shared/domain/money';
 
 type Field = 'sessionUsd' | 'projectDailyUsd' | 'dailyUsd';
 const FIELDS: { key: Field; label: string; hint: string }[] = [

@@ -1,4 +1,4 @@
-import { formatSessionCost } from '@shared/domain/cost';
+import { exactSessionCost, formatSessionCost } from '@shared/domain/cost';
 import type { SessionSummary } from '@shared/domain/session';
 import { useStore } from '../../stores/store';
 import './cost-figure.css';
@@ -10,7 +10,7 @@ export function CostFigure({ session }: { session: Pick<SessionSummary, 'id' | '
       type="button"
       className="cost-figure"
       data-testid="session-cost"
-      title="This session's cost by model, turn and member"
+      title={`${exactSessionCost(session.costUsd, session.costKind)}: this session's cost by model, turn and member`}
       onClick={() => useStore.getState().setCostSessionId(session.id)}
     >
       {formatSessionCost(session.costUsd, session.costKind)}

@@ -1,11 +1,10 @@
 import { useMemo, useState } from 'react';
 import type { SessionCostRow } from '@shared/domain/cost-report';
+import { exactMicros, formatMicros } from '@shared/domain/money';
 import {
   cacheWrites,
-  exactMicros,
   exactSumCost,
   formatDuration,
-  formatMicros,
   formatRatio,
   formatSumCost,
   formatTokens,

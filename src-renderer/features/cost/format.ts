@@ -1,24 +1,12 @@
 import type { CostSum, PriceTableInfo, TokenCounts } from '@shared/domain/cost-report';
+import { exactMicros, formatMicros } from '@shared/domain/money';
 
 /**
- * How the dashboard writes its figures. Money arrives as integer micro-dollars and is written one way
- * everywhere: two decimals from a cent up ($0.50, $1,234.56), "<$0.01" for less than a cent but more
- * than nothing, "$0.00" for nothing. The exact figure ({@link exactMicros}) goes in the hover title.
- * A sum that includes records of a model the price table does not know says so, and a sum of only
- * such records is "unpriced", never "$0".
+ * How the dashboard writes its figures. Money is written as everywhere in the app (money.ts): two
+ * decimals from a cent up, "<$0.01" for less than a cent but more than nothing, "$0.00" for nothing;
+ * the exact figure goes in the hover title. A sum that includes records of a model the price table
+ * does not know says so, and a sum of only such records is "unpriced", never "$0".
  */
-export function formatMicros(micros: number): string {
-  if (micros > 0 && micros < 10_000) return '<$0.01';
-  return `$${(micros / 1_000_000).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
-}
-
-/** The exact figure, to the micro-dollar, with at least two decimals: $0.00123, $12.345678, $0.50. */
-export function exactMicros(micros: number): string {
-  const [whole = '0', fraction = ''] = (micros / 1_000_000).toFixed(6).split('.');
-  const trimmed = fraction.replace(/0+$/, '').padEnd(2, '0');
-  return `$${Number(whole).toLocaleString('en-US')}.${trimmed}`;
-}
-
 export function formatSumCost(sum: Pick<CostSum, 'costMicros' | 'records' | 'unpricedRecords'>): string {
   return sumCost(sum, formatMicros);
 }

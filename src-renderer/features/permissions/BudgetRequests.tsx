@@ -2,6 +2,7 @@ import { useState, type KeyboardEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { BudgetKind, BudgetRequestView } from '@shared/domain/cost-report';
 import { IpcRequestError } from '@shared/domain/errors';
+import { formatMicros, formatUsd } from '@shared/domain/money';
 import { getClient } from '../../ipc/client';
 import { goToSession } from '../../ipc/attention';
 import { placeOf, unknownSessionTitle } from '../../stores/attention-slice';
@@ -14,8 +15,6 @@ const LIMIT_NAMES: Record<BudgetKind, string> = {
   daily: 'daily budget',
   maxBudgetUsd: 'run budget',
 };
-
-const dollars = (micros: number) => `$${(micros / 1e6).toFixed(2)}`;
 
 async function respond(requestId: string, decision: 'allow_more' | 'stop', moreUsd?: number) {
   try {
@@ -84,8 +83,8 @@ function BudgetRequest({ request }: { request: BudgetRequestView }) {
         )}
       </span>
       <span className="budget-what">
-        <strong>Budget reached:</strong> {dollars(request.spentMicros)} of the {LIMIT_NAMES[request.kind]} of{' '}
-        {dollars(request.limitMicros)}. The session is paused.
+        <strong>Budget reached:</strong> {formatMicros(request.spentMicros)} of the{' '}
+        {LIMIT_NAMES[request.kind]} of {formatMicros(request.limitMicros)}. The session is paused.
       </span>
       {request.canAllowMore ? null : (
         <span className="muted budget-policy">
@@ -105,7 +104,7 @@ function BudgetRequest({ request }: { request: BudgetRequestView }) {
               />
             </label>
             <button type="button" className="primary" disabled={!valid} onClick={allow}>
-              Allow ${valid ? more.toFixed(2) : '…'} more
+              Allow {valid ? formatUsd(more) : '$…'} more
             </button>
           </>
         ) : null}

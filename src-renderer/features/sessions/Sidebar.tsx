@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { PanelLeftClose, PanelLeftOpen } from 'lucide-react';
-import { formatSessionCost } from '@shared/domain/cost';
+import { exactSessionCost, formatSessionCost } from '@shared/domain/cost';
 import { openSession } from '../../ipc/actions';
 import { useStore } from '../../stores/store';
 import { Inbox } from '../permissions/Inbox';
@@ -35,7 +35,9 @@ function SidebarEntry({ sessionId }: { sessionId: string }) {
         <span className="session-meta">
           {session.background ? <span className="session-tag">background</span> : null}
           {session.coordinator ? <span className="session-tag">team</span> : null}
-          {formatSessionCost(session.costUsd, session.costKind)}
+          <span title={exactSessionCost(session.costUsd, session.costKind)}>
+            {formatSessionCost(session.costUsd, session.costKind)}
+          </span>
         </span>
       </button>
     </li>

@@ -1,5 +1,5 @@
 import { memo, useEffect, useState } from 'react';
-import { formatSessionCost } from '@shared/domain/cost';
+import { exactSessionCost, formatSessionCost } from '@shared/domain/cost';
 import type { CostKind } from '@shared/domain/session';
 import { loadAgentTranscript, messageMember } from '../../ipc/actions';
 import { latestText } from '../../stores/selectors';
@@ -205,7 +205,10 @@ export const MemberCard = memo(function MemberCard({
       <div className="member-meta">
         {elapsed ? <span title="Running time">{elapsed}</span> : null}
         <span>{tokensText(member.tokens)}</span>
-        <span data-testid="member-cost" title="Its own cost · with every agent it started">
+        <span
+          data-testid="member-cost"
+          title={`${exactSessionCost(member.costUsd, costKind)} own · ${exactSessionCost(member.totalCostUsd, costKind)} with every agent it started`}
+        >
           {formatSessionCost(member.costUsd, costKind)} own ·{' '}
           {formatSessionCost(member.totalCostUsd, costKind)} total
         </span>

@@ -105,7 +105,7 @@ describe('team view', () => {
     expect(explore).toHaveProperty('dataset.state', 'working');
     expect(within(explore as HTMLElement).getByTestId('member-activity').textContent).toBe('Grep: parseArgs');
     expect(within(explore as HTMLElement).getByTestId('member-cost').textContent).toBe(
-      '$0.0100 own · $0.0200 total',
+      '$0.01 own · $0.02 total',
     );
     expect(within(check as HTMLElement).getByLabelText('Verdict: FAIL')).toBeTruthy();
     expect(check?.textContent).toContain('1 min 00 s');

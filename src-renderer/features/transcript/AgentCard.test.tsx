@@ -97,7 +97,11 @@ describe('agent cards in a transcript', () => {
     expect(explore?.dataset['agentState']).toBe('working');
     expect(explore?.textContent).toContain('claude-haiku-4-5');
     expect(explore?.querySelector('[data-testid="agent-progress"]')?.textContent).toBe('Reading parser.ts');
+    // Less than a cent reads as such (money.ts); the exact figures are in the hover.
     expect(explore?.querySelector('[data-testid="agent-cost"]')?.textContent).toBe(
+      '<$0.01 own · <$0.01 total',
+    );
+    expect(explore?.querySelector('[data-testid="agent-cost"]')?.getAttribute('title')).toBe(
       '$0.0012 own · $0.0012 total',
     );
     // Its text streams into the card's line; a tool call in progress takes its place.
@@ -120,7 +124,10 @@ describe('agent cards in a transcript', () => {
     expect(verify?.dataset['agentState']).toBe('done');
     expect(screen.getByLabelText('Verdict: PASS').getAttribute('title')).toBe('all 12 tests pass');
     expect(verify?.querySelector('[data-testid="agent-cost"]')?.textContent).toBe(
-      '$0.0020 own · $0.0050 total',
+      '<$0.01 own · <$0.01 total',
+    );
+    expect(verify?.querySelector('[data-testid="agent-cost"]')?.getAttribute('title')).toBe(
+      '$0.002 own · $0.005 total',
     );
   });
 

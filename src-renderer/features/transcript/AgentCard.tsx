@@ -128,7 +128,11 @@ export const AgentCard = memo(function AgentCard({
         </span>
         <span className="agent-meta">
           {own !== undefined || total !== undefined ? (
-            <span className="agent-cost" data-testid="agent-cost">
+            <span
+              className="agent-cost"
+              data-testid="agent-cost"
+              title={costText(own, total, costKind, true)}
+            >
               {costText(own, total, costKind)}
             </span>
           ) : null}

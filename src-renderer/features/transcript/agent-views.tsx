@@ -1,5 +1,5 @@
 import type { AgentState } from '@shared/domain/agents';
-import { formatSessionCost } from '@shared/domain/cost';
+import { exactSessionCost, formatSessionCost } from '@shared/domain/cost';
 import type { CostKind } from '@shared/domain/session';
 
 /** An agent's state in words, for badges and accessible names. */
@@ -36,14 +36,21 @@ export function VerdictBadge({ verdict, reasons }: { verdict: 'PASS' | 'FAIL'; r
 }
 
 /**
- * Own cost and the cost with everything it started, as one short text: "$0.0012 own · $0.0040 total".
+ * Own cost and the cost with everything it started, as one short text: "$0.12 own · $0.40 total"
+ * (money.ts's rule; `exact` to the micro-dollar, for the hover: "$0.0012 own · $0.004 total").
  * Demo and unpriced sessions say so rather than showing a misleading "$0".
  */
-export function costText(own: number | undefined, total: number | undefined, kind: CostKind): string {
+export function costText(
+  own: number | undefined,
+  total: number | undefined,
+  kind: CostKind,
+  exact = false,
+): string {
   if (own === undefined && total === undefined) return '';
   const o = own ?? 0;
   const t = Math.max(total ?? o, o);
-  return `${formatSessionCost(o, kind)} own · ${formatSessionCost(t, kind)} total`;
+  const money = exact ? exactSessionCost : formatSessionCost;
+  return `${money(o, kind)} own · ${money(t, kind)} total`;
 }
 
 export function tokensText(tokens: number | undefined): string {

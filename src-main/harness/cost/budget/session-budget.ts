@@ -1,4 +1,5 @@
 import type { BudgetKind } from '@shared/domain/cost-report';
+import { formatMicros } from '@shared/domain/money';
 import { CostTracker, type UsageReport } from '../tracker';
 import type { BudgetLine } from '../usage-line';
 import { localDayOf, type DaySpend } from './day-spend';
@@ -286,7 +287,8 @@ const LIMIT_NAMES: Record<BudgetKind, string> = {
   maxBudgetUsd: '--max-budget-usd limit',
 };
 
-export const usd = (micros: number): string => `$${(micros / 1e6).toFixed(2)}`;
+/** Money in budget messages, written as everywhere in the app (money.ts). */
+export const usd = formatMicros;
 
 export function limitName(kind: BudgetKind): string {
   return LIMIT_NAMES[kind];
