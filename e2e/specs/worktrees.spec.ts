@@ -238,18 +238,29 @@ test('deleting a worktree session asks about unmerged commits, archives it, and 
   const [[branch, dir]] = [...worktrees(project).entries()].filter(([b]) => b.startsWith('carapace/')) as [
     [string, string],
   ];
-  // A commit only this branch has, beside the agent's uncommitted edit.
-  writeFileSync(path.join(dir, 'b.txt'), 'committed in the worktree\n');
-  git(dir, 'add', 'b.txt');
-  git(dir, 'commit', '-q', '-m', 'worktree work');
+  const group = page.getByRole('region', { name: `Worktree ${branch}` });
+  await expect(group).toContainText('↑0 ↓0');
+  await expect(group).toContainText('1 changed');
+  // Committing the agent's edit from the Changes view moves the branch: the sidebar says so at once.
+  const changes = page.getByRole('tabpanel').getByRole('button', { name: 'Changes', exact: true });
+  await changes.click();
+  const view = page.getByRole('region', { name: 'Changes' });
+  await view.getByRole('button', { name: 'Commit…' }).click();
+  await view.getByRole('textbox', { name: 'Commit message' }).fill('The agent edit');
+  await view.getByRole('button', { name: 'Commit', exact: true }).click();
+  await expect(page.getByText(/Committed [0-9a-f]{7} \(1 file\)/)).toBeVisible();
+  await expect(group).toContainText('↑1 ↓0');
+  await expect(group).not.toContainText('changed');
+  await changes.click();
+  // An uncommitted file beside it.
+  writeFileSync(path.join(dir, 'b.txt'), 'not committed\n');
 
   // Delete asks first, naming what would be lost; nothing goes until confirmed.
-  const group = page.getByRole('region', { name: `Worktree ${branch}` });
   await group.getByRole('button', { name: `Finish worktree ${branch}` }).click();
   const dialog = page.getByRole('dialog', { name: `Close worktree ${branch}` });
   await dialog.getByRole('button', { name: 'Delete worktree and branch' }).click();
   await expect(dialog.getByRole('alert')).toHaveText(
-    `Deleting loses 1 uncommitted file (a.txt) and 1 commit on ${branch} that no other branch has. Delete anyway?`,
+    `Deleting loses 1 uncommitted file (b.txt) and 1 commit on ${branch} that no other branch has. Delete anyway?`,
   );
   expect(existsSync(path.join(dir, 'b.txt'))).toBe(true);
   expect(git(project, 'branch', '--list', branch)).not.toBe('');

@@ -1,4 +1,5 @@
 import { getClient } from '../../ipc/client';
+import { loadStatuses } from '../worktrees/worktree-actions';
 
 /** The Changes view's calls to the main process (workspace/changes). */
 export const changesApi = {
@@ -11,8 +12,11 @@ export const changesApi = {
   discardHunk: (sessionId: string, path: string, hunk: number, header: string) =>
     getClient().invoke('changes.discardHunk', { sessionId, path, hunk, header, confirmed: true }),
   suggestMessage: (sessionId: string) => getClient().invoke('changes.suggestMessage', { sessionId }),
+  // A commit moves a branch: worktrees' ahead/behind in the sidebar are read again.
   commit: (sessionId: string, message: string) =>
-    getClient().invoke('changes.commit', { sessionId, message }),
+    getClient()
+      .invoke('changes.commit', { sessionId, message })
+      .finally(() => void loadStatuses()),
   openInEditor: (sessionId: string, path: string) =>
     getClient().invoke('changes.openInEditor', { sessionId, path }),
 };

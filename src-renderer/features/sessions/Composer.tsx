@@ -57,7 +57,14 @@ export function Composer({ sessionId }: { sessionId: string }) {
     }
   };
 
-  if (worktreeGone !== null) return <WorktreeGone sessionId={sessionId} problem={worktreeGone} />;
+  if (worktreeGone !== null)
+    return (
+      <WorktreeGone
+        sessionId={sessionId}
+        problem={worktreeGone}
+        carry={(next) => draft !== '' && setDraft(next, draft)}
+      />
+    );
   return (
     <form
       className="composer"

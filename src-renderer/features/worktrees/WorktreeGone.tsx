@@ -30,7 +30,16 @@ export function recheckWorktree(sessionId: string): void {
  * the way on (a new session in the main checkout with this conversation). Nothing can be sent here,
  * so no message fails obscurely and no tool runs in a folder that is not the worktree.
  */
-export function WorktreeGone({ sessionId, problem }: { sessionId: string; problem: string }) {
+export function WorktreeGone({
+  sessionId,
+  problem,
+  carry,
+}: {
+  sessionId: string;
+  problem: string;
+  /** Hands the new session what this one had in its box. */
+  carry: (nextId: string) => void;
+}) {
   return (
     <div className="composer worktree-gone" role="region" aria-label="Worktree gone">
       <GitBranch size={16} aria-hidden="true" />
@@ -38,7 +47,7 @@ export function WorktreeGone({ sessionId, problem }: { sessionId: string; proble
         {problem} Nothing can run in it any more: fork it to continue in the main checkout, in a new session
         with these messages.
       </p>
-      <button type="button" className="primary" onClick={() => void continueInMain(sessionId)}>
+      <button type="button" className="primary" onClick={() => void continueInMain(sessionId, carry)}>
         Continue in main checkout
       </button>
     </div>

@@ -34,6 +34,21 @@ export function WorktreeGroups({ ids, entry }: { ids: string[]; entry: (id: stri
   useEffect(() => {
     if (key !== '') void loadStatuses();
   }, [key]);
+  // Branches also move outside the app (a commit or merge in a terminal): read again when the
+  // window comes back into use, rather than on a timer.
+  const any = key !== '';
+  useEffect(() => {
+    if (!any) return;
+    const again = () => {
+      if (document.visibilityState === 'visible') void loadStatuses();
+    };
+    window.addEventListener('focus', again);
+    document.addEventListener('visibilitychange', again);
+    return () => {
+      window.removeEventListener('focus', again);
+      document.removeEventListener('visibilitychange', again);
+    };
+  }, [any]);
   const statuses = useWorktrees((s) => s.statuses);
   if (groups.length === 0) return null;
   const byPath = new Map<string, { branch: string; base: string; ids: string[] }>();

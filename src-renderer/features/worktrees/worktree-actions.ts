@@ -2,7 +2,6 @@ import { IpcRequestError } from '@shared/domain/errors';
 import type { WorktreeMergeResult } from '@shared/ipc/contract/worktrees';
 import { getClient } from '../../ipc/client';
 import { openSession } from '../../ipc/actions';
-import { setDraft, useDrafts } from '../sessions/drafts';
 import { showToast, useStore } from '../../stores/store';
 import { useWorktrees } from './worktree-store';
 
@@ -85,13 +84,12 @@ export async function removeWorktree(sessionId: string, force: boolean): Promise
 
 /**
  * A session whose worktree is gone, continued in the main checkout: the new session opens in its
- * tab, with whatever was typed in the old one's box.
+ * tab; `carry` hands it what the old one had (the composer's draft) before it shows.
  */
-export async function continueInMain(sessionId: string): Promise<void> {
+export async function continueInMain(sessionId: string, carry: (nextId: string) => void): Promise<void> {
   try {
     const next = await getClient().invoke('worktrees.continueInMain', { sessionId });
-    const draft = useDrafts.getState().drafts[sessionId] ?? '';
-    if (draft !== '') setDraft(next.id, draft);
+    carry(next.id);
     await openSession(next.id);
   } catch (error) {
     showToast(`Continuing in the main checkout: ${errorText(error)}`);
