@@ -23,6 +23,9 @@ import type { PluginComponents } from '../../harness/plugins/load-plugins';
 import { withPluginAgents } from '../../harness/plugins/plugin-agents';
 import { shownFolder, type AgentFileRoots } from './agent-file-paths';
 
+/** Characters of a description the list carries (the file itself is opened whole by Edit). */
+const MAX_SHOWN = 2000;
+
 const EDITABLE: readonly AgentFolderId[] = ['project', 'user', 'claude-user'];
 
 /** The editable file a path names (a `.md` file inside one of the three folders), or null. */
@@ -52,7 +55,8 @@ function entry(a: AgentDefinition, source: AgentFileEntry['source'], r: AgentFil
   const editable = source === 'project' || source === 'user';
   return {
     name: a.name,
-    description: a.description,
+    // 500 files of 256 KB descriptions must not make one 100 MB answer: the list shows a start.
+    description: a.description.length > MAX_SHOWN ? `${a.description.slice(0, MAX_SHOWN)}…` : a.description,
     source,
     file: a.file,
     ref: editable && a.file !== null ? refOf(a.file, r) : null,

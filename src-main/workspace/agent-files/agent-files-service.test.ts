@@ -119,6 +119,10 @@ describe('AgentFilesService.list', () => {
 
   it('marks a built-in overridden by a file of the same name', () => {
     const s = setup();
+    write(s.projectAgents, 'long.md', agentText('long', 'd'.repeat(100_000)));
+    expect(s.service.list(s.project).agents.find((a) => a.name === 'long')?.description).toBe(
+      `${'d'.repeat(2000)}…`,
+    );
     write(s.userAgents, 'gp.md', agentText('general-purpose', 'Mine'));
     const view = s.service.list(s.project);
     expect(view.agents.find((a) => a.name === 'general-purpose' && a.source === 'built-in')).toMatchObject({
