@@ -12,7 +12,7 @@ import { pluginStates, type PluginPlace } from './enabled-state';
 import type { PluginManifest } from './manifest';
 import { pluginHooks } from './plugin-hooks';
 import { pluginVarsFiller } from './plugin-vars';
-import { ensurePluginDataDir, listPlugins, PluginError, readManifest } from './registry';
+import { ensurePluginDataDir, listPlugins, PluginError, readManifest, registryFile } from './registry';
 
 /** At most this many agent files are read from one plugin. */
 const MAX_PLUGIN_AGENTS = 100;
@@ -146,8 +146,13 @@ export function enabledPlugins(place: PluginPlace): {
   const carapaceHome = typeof place === 'string' ? place : place.home;
   const problems: PluginProblem[] = [];
   const out: EnabledPlugin[] = [];
-  const { plugins, problem } = listPlugins(carapaceHome);
+  const { plugins, problem, ignored } = listPlugins(carapaceHome);
   if (problem !== null) problems.push({ file: carapaceHome, message: `Plugins not loaded: ${problem}.` });
+  for (const name of ignored ?? [])
+    problems.push({
+      file: registryFile(carapaceHome),
+      message: `The entry ${JSON.stringify(name)} is ignored: a plugin's name is kebab-case and not "data" (install the plugin again under such a name).`,
+    });
   const { states, problems: settingsProblems } = pluginStates(place, plugins);
   problems.push(...settingsProblems);
   for (const plugin of plugins) {

@@ -454,6 +454,11 @@ describe('the plugin data folder', () => {
     );
     writeFileSync(registryFile(home), JSON.stringify(list));
     expect(listPlugins(home).plugins.map((p) => p.name)).toEqual(['tools']);
+    expect(loadPluginComponents(home).problems.map((p) => p.message)).toEqual([
+      'The entry "../../victim" is ignored: a plugin\'s name is kebab-case and not "data" (install the plugin again under such a name).',
+      'The entry "data" is ignored: a plugin\'s name is kebab-case and not "data" (install the plugin again under such a name).',
+      expect.stringContaining('Loaded without its permissionMode'),
+    ]);
     expect(() => uninstallPlugin(home, '../../victim')).toThrow(/no installed plugin/);
     expect(readFileSync(path.join(victim, 'keep.txt'), 'utf8')).toBe('mine');
   });

@@ -81,8 +81,15 @@ export function readManifest(folder: string): PluginManifest {
   return parsed.manifest;
 }
 
-/** The installed plugins, and why the list could not be read if it could not (then it is empty). */
-export function listPlugins(carapaceHome: string): { plugins: InstalledPlugin[]; problem: string | null } {
+/**
+ * The installed plugins, and why the list could not be read if it could not (then it is empty);
+ * `ignored` names entries left out for a name that is no plugin name.
+ */
+export function listPlugins(carapaceHome: string): {
+  plugins: InstalledPlugin[];
+  problem: string | null;
+  ignored?: string[];
+} {
   const file = registryFile(carapaceHome);
   let text: string;
   try {
@@ -96,17 +103,22 @@ export function listPlugins(carapaceHome: string): { plugins: InstalledPlugin[];
     if (!Array.isArray(data.plugins)) throw new Error('it has no "plugins" list');
     // An entry whose name is not a plugin name (a hand-edited `../x`, or `data`) is left out: the
     // name becomes a path (the copy, the data folder) that must stay in the plugins folder.
-    const plugins = data.plugins.filter(
-      (p): p is InstalledPlugin =>
-        typeof p === 'object' &&
-        p !== null &&
-        typeof (p as InstalledPlugin).name === 'string' &&
-        PLUGIN_NAME.test((p as InstalledPlugin).name) &&
-        (p as InstalledPlugin).name !== DATA_FOLDER &&
-        typeof (p as InstalledPlugin).folder === 'string' &&
-        typeof (p as InstalledPlugin).enabled === 'boolean',
-    );
-    return { plugins, problem: null };
+    const ignored: string[] = [];
+    const plugins = data.plugins.filter((p): p is InstalledPlugin => {
+      if (
+        typeof p !== 'object' ||
+        p === null ||
+        typeof (p as InstalledPlugin).name !== 'string' ||
+        typeof (p as InstalledPlugin).folder !== 'string' ||
+        typeof (p as InstalledPlugin).enabled !== 'boolean'
+      )
+        return false;
+      const name = (p as InstalledPlugin).name;
+      if (PLUGIN_NAME.test(name) && name !== DATA_FOLDER) return true;
+      ignored.push(name.slice(0, 100));
+      return false;
+    });
+    return { plugins, problem: null, ...(ignored.length > 0 ? { ignored } : {}) };
   } catch (error) {
     return { plugins: [], problem: `${file} is not a valid plugin list (${(error as Error).message})` };
   }
