@@ -217,6 +217,23 @@ describe('PermissionRequest updatedInput and updatedPermissions at the gate', ()
     expect(held.log.at(-1)?.reason).toMatch(/no hook may approve/);
   });
 
+  it('a refused changed input adds none of the rules its hook asked for', async () => {
+    const { gate, ctx, log } = setup(
+      {
+        behavior: 'allow',
+        updatedInput: { command: 'cp x .git/hooks/pre-commit' },
+        updatedPermissions: [
+          { type: 'addRules', rules: [{ toolName: 'Bash' }], behavior: 'allow', destination: 'session' },
+        ],
+      },
+      'user',
+    );
+    expect((await gate.check(bash(), { command: 'make build' }, ctx)).behavior).toBe('deny');
+    // Had the rule been added, this would be allowed by it, without asking the hook.
+    await gate.check(bash(), { command: 'touch z.txt' }, { ...ctx, toolUseId: 'toolu_2' });
+    expect(log.at(-1)).not.toMatchObject({ decidedBy: 'rule' });
+  });
+
   it('-p: a project hook asking for a session rule gets its call answered but adds no rule', async () => {
     const { gate, ctx, log } = setup(
       {

@@ -104,8 +104,11 @@ export class EngineGate implements PermissionGate {
     const preview = await previewFileChange(tool.name, args, ctx);
     if (preview) request.preview = preview;
     const answer: PermissionAnswer = await this.o.handler.resolve(request, ctx.abortSignal);
-    if (answer.behavior === 'allow' && answer.sessionRules && answer.sessionRules.length > 0)
-      this.o.onSessionRules?.(answer.sessionRules);
+    // Session rules a hook's allow adds, once the call it answered is allowed (not before the changed
+    // input is judged: its own new rules must not be what lets it through).
+    const addSessionRules = (a: Extract<PermissionAnswer, { behavior: 'allow' }>) => {
+      if (a.sessionRules && a.sessionRules.length > 0) this.o.onSessionRules?.(a.sessionRules);
+    };
     if (answer.behavior === 'allow' && answer.updatedInput) {
       const updated = answer.updatedInput.input;
       const who = answer.note ?? `allowed by ${answer.by}`;
@@ -139,6 +142,7 @@ export class EngineGate implements PermissionGate {
         if (held) return refuse(`no hook may approve: ${held}`, again);
       }
       log('allow', answer.by, `${who}, with a changed input (was: ${summary})`, again, undefined, updated);
+      addSessionRules(answer);
       return {
         behavior: 'allow',
         updatedInput: updated,
@@ -146,6 +150,7 @@ export class EngineGate implements PermissionGate {
       };
     }
     if (answer.behavior === 'allow') {
+      addSessionRules(answer);
       for (const rule of answer.alwaysRules ?? []) this.o.onAlwaysAllow?.(rule);
       log(
         'allow',
