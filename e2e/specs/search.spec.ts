@@ -191,6 +191,13 @@ test('a message a sub-agent wrote is found under its session and opens its card 
     agentType: 'Explore',
     text: `The ${phrase} found three callers of the old parser.`,
   });
+  // One it started in turn: its call is in the first one's transcript.
+  const nested = seedSubagentRun(home, project, target.id, {
+    description: 'dig deeper',
+    agentType: 'general-purpose',
+    text: 'The quince lantern turned out to be a cache key.',
+    parentAgentId: agentId,
+  });
   // Only the first session in a tab: the result must open the other one.
   writeFileSync(
     path.join(dataPaths(home).projectDir(projectSlug(realpathSync(project))), 'workspace.json'),
@@ -231,10 +238,26 @@ test('a message a sub-agent wrote is found under its session and opens its card 
     // The Agent call's card, opened on the sub-agent's transcript with the message in it.
     const card = log.locator(`details.agent-card[data-agent-id="${agentId}"]`);
     await expect(card).toHaveAttribute('open', '', { timeout: 30_000 });
-    const inner = card.getByRole('log', { name: 'Transcript of explore' });
-    await expect(inner.getByText(`The ${phrase} found three callers of the old parser.`)).toBeVisible();
+    const own = card.getByRole('log', { name: 'Transcript of explore' }).first();
+    await expect(own.getByText(`The ${phrase} found three callers of the old parser.`)).toBeVisible();
     await inViewport(page, card);
     await page.screenshot({ path: docsScreenshot(test.info(), 'search-subagent-open.png') });
+
+    // The nested one: both cards are opened on the way down to its transcript.
+    await page.getByRole('tab', { selected: true }).click();
+    await card.locator('summary').first().click();
+    await expect(card).not.toHaveAttribute('open');
+    await page.keyboard.press('Control+k');
+    await page.keyboard.type('quince lantern');
+    const deep = palette.getByRole('option').filter({ hasText: 'quince' });
+    await expect(deep.locator('.palette-agent')).toHaveText('in sub-agent dig deeper');
+    await page.keyboard.press('Enter');
+    await expect(palette).toBeHidden();
+    const inner = card.locator(`details.agent-card[data-agent-id="${nested.agentId}"]`);
+    await expect(inner).toHaveAttribute('open', '', { timeout: 30_000 });
+    await expect(
+      inner.getByRole('log', { name: 'Transcript of dig deeper' }).getByText('The quince lantern turned out'),
+    ).toBeVisible();
   } finally {
     await serve.stop();
     rmSync(home, { recursive: true, force: true });
