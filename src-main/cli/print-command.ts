@@ -31,6 +31,7 @@ import { createRuntime } from '../harness/runtime/create-runtime';
 import { printBudget } from './print-budget';
 import { startTelemetry } from '../harness/cost/otel';
 import { resultObject, streamLine } from './print-output';
+import { terminalSafe } from './terminal-text';
 import { HookRunner } from '../harness/hooks/dispatch';
 import { collectHooks } from '../harness/hooks/sources';
 import { sessionEndHook, sessionStartHook } from '../harness/hooks/wire';
@@ -163,7 +164,8 @@ export async function runPrint(o: PrintOptions, io: PrintIo): Promise<number> {
   for (const problem of sources.problems) io.stderr.write(`carapace: ${problem}\n`);
   // The project's hooks are not among what is left out: they run in -p (see collectHooks below).
   const leftOut = sources.untrusted.filter((i) => i.kind !== 'hook');
-  if (leftOut.length > 0) io.stderr.write(`carapace: ${untrustedNotice(leftOut)}\n`);
+  // The labels are the repository's text (a rule, a plugin key): never a terminal escape.
+  if (leftOut.length > 0) io.stderr.write(`carapace: ${terminalSafe(untrustedNotice(leftOut))}\n`);
   // The flag, else the default of the trusted sources: a project's own files cannot widen the mode.
   const modes = trustedModes(locations);
   if (o.permissionMode === 'bypassPermissions' && !modes.bypass.available) {

@@ -259,4 +259,19 @@ describe('carapace -p with plugins', () => {
     uninstallPlugin(s.home, 'tools');
     expect(existsSync(data)).toBe(false);
   });
+
+  it('never lets a repository’s enabledPlugins key drive the terminal through the untrusted notice or a problem', async () => {
+    const s = await setup();
+    installPlugin(s.home, toolsPlugin());
+    put(
+      path.join(s.project, '.claude', 'settings.json'),
+      JSON.stringify({
+        enabledPlugins: { '\u001b]52;c;cHduZWQ=\u0007tools@local': true, '\u001b[2Jx@local': 'yes' },
+      }),
+    );
+    const r = await s.run('hello there');
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('Turns on plugin');
+    expect(r.stderr).not.toContain('\u001b');
+  });
 });

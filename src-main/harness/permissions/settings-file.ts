@@ -203,7 +203,10 @@ export function parseSettings(
     for (const [id, on] of Object.entries(plugins)) {
       // Claude Code's older list form (versions) is not one Carapace can honour; `__proto__` no key.
       if (typeof on === 'boolean' && id !== '__proto__') settings.enabledPlugins[id] = on;
-      else problems.push(`${file}: enabledPlugins.${id} is not true or false; it is ignored`);
+      else
+        problems.push(
+          `${file}: enabledPlugins ${JSON.stringify(id.slice(0, 100))} is not true or false; it is ignored`,
+        );
     }
 
   return { settings, problems };

@@ -396,7 +396,7 @@ describe('enabledPlugins in the settings', () => {
     expect(p.states().problems).toEqual([
       {
         file: path.join(p.home, 'settings.json'),
-        message: 'enabledPlugins.tools@local is not true or false; it is ignored',
+        message: 'enabledPlugins "tools@local" is not true or false; it is ignored',
       },
     ]);
     p.user('all');
