@@ -94,6 +94,18 @@ describe('a session whose worktree is gone', () => {
     expect(JSON.stringify(r)).toContain('replaced by a link');
     expect(JSON.stringify(r)).toContain('Continue this session in the main checkout');
     expect(t.api.requests.length).toBe(before);
+    // Nor does its terminal open in the link, or a rewind write there.
+    const term = await call('terminal.open', { sessionId: session.id, cols: 80, rows: 24 });
+    expect(term).toMatchObject({ ok: false, error: { code: 'CONFLICT' } });
+    expect(JSON.stringify(term)).toContain('replaced by a link');
+    const got = await call('sessions.get', { sessionId: session.id });
+    if (!got.ok) throw new Error(got.error.message);
+    const mine = (got.value as { transcript: { id: string; kind: string; role?: string }[] }).transcript.find(
+      (i) => i.kind === 'message' && i.role === 'user',
+    );
+    const plan = await call('rewind.plan', { sessionId: session.id, messageId: mine?.id ?? '' });
+    expect(plan).toMatchObject({ ok: false, error: { code: 'CONFLICT' } });
+    expect(readdirSync(victim)).toEqual([]);
   });
 
   it('removed by hand: refused on send, pruned from git, continued in the main checkout, archived on delete', async () => {

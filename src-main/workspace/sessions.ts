@@ -735,12 +735,26 @@ export class SessionManager {
     return this.deps.projects.get(this.projectOf(sessionId)).path;
   }
 
-  /** Where a session works: its worktree's copy of the project, or the project itself. */
+  /**
+   * Where a session works: its worktree's copy of the project, or the project itself. A worktree
+   * that is gone, or whose path now leads elsewhere, is nowhere to work: no terminal opens and no
+   * rewind writes there (CONFLICT, saying why).
+   */
   workRootOf(sessionId: string): string {
     const root = this.projectRootOf(sessionId);
     const live = this.live.get(sessionId);
-    if (live) return workRoot(root, live.meta().worktree);
-    return workRoot(root, this.list(this.projectOf(sessionId)).find((s) => s.id === sessionId)?.worktree);
+    const wt = live
+      ? live.meta().worktree
+      : this.list(this.projectOf(sessionId)).find((s) => s.id === sessionId)?.worktree;
+    const gone = wt ? worktreeProblem(root, wt) : null;
+    if (gone !== null)
+      throw new AppError('CONFLICT', `${gone} Continue this session in the main checkout instead.`);
+    return workRoot(root, wt);
+  }
+
+  /** A session's transcript file (loading the session): what a copy of it reads. */
+  transcriptOf(sessionId: string): string {
+    return this.open(sessionId).file;
   }
 
   /**

@@ -123,8 +123,9 @@ export class SessionWorktrees {
     if (!listed?.worktree) throw new AppError('NOT_FOUND', 'This session has no worktree.');
     if (worktreeProblem(projectPath, listed.worktree) === null)
       throw new AppError('CONFLICT', 'Its worktree is still there: the session can go on in it.');
-    const { session } = this.o.sessions.rewindable(sessionId);
-    const lines = linesAfterCuts(readTranscript(session.file).lines);
+    const file = this.o.sessions.transcriptOf(sessionId);
+    const title = listed.title;
+    const lines = linesAfterCuts(readTranscript(file).lines);
     const head = lines.find((l) => l.type === 'session');
     if (head?.type !== 'session' || head.agent)
       throw new AppError('CORRUPT_DATA', 'This session has no readable header to continue from.');
@@ -137,8 +138,8 @@ export class SessionWorktrees {
     );
     const model = [...lines].reverse().find((l) => l.type === 'model');
     const mode = [...lines].reverse().find((l) => l.type === 'mode');
-    const file = path.join(path.dirname(session.file), `${id}.jsonl`);
-    createTranscript(file, [
+    const copy = path.join(path.dirname(file), `${id}.jsonl`);
+    createTranscript(copy, [
       {
         type: 'session',
         version: 1,
@@ -149,9 +150,9 @@ export class SessionWorktrees {
         ...(head.coordinator ? { coordinator: true as const } : {}),
       },
       ...(mode?.type === 'mode' ? [{ ...mode, at }] : []),
-      { type: 'title', title: `${session.title} (main checkout)`.slice(0, 200), at },
+      { type: 'title', title: `${title} (main checkout)`.slice(0, 200), at },
       ...items,
     ]);
-    return this.o.sessions.adopt(projectId, id, file);
+    return this.o.sessions.adopt(projectId, id, copy);
   }
 }
