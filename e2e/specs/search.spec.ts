@@ -179,7 +179,9 @@ test('a message found in another project opens that project and scrolls to it', 
   }
 });
 
-test('a message a sub-agent wrote is found under its session and opens its card there', async ({ page }) => {
+test('a message a sub-agent or teammate wrote is found under its session and opens where it shows', async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   const home = mkdtempSync(path.join(tmpdir(), 'carapace-home-'));
   const project = tempProject();
@@ -198,11 +200,43 @@ test('a message a sub-agent wrote is found under its session and opens its card 
     text: 'The quince lantern turned out to be a cache key.',
     parentAgentId: agentId,
   });
-  // Only the first session in a tab: the result must open the other one.
+  // A teammate of that session (started by its team, not by a call).
+  const dir = dataPaths(home).projectDir(projectSlug(realpathSync(project)));
   writeFileSync(
-    path.join(dataPaths(home).projectDir(projectSlug(realpathSync(project))), 'workspace.json'),
-    JSON.stringify({ open: [first.id], active: first.id }),
+    path.join(dir, target.id, 'subagents', 'agent-mate1.jsonl'),
+    [
+      {
+        type: 'session',
+        version: 1,
+        sessionId: target.id,
+        projectPath: realpathSync(project),
+        createdAt: '2026-01-03T00:00:00.000Z',
+        model: 'claude-sonnet-4-5',
+        agent: {
+          agentId: 'agent-mate1',
+          parentId: target.id,
+          agentType: 'reviewer',
+          name: 'reviewer',
+          toolUseId: null,
+        },
+      },
+      {
+        type: 'item',
+        item: {
+          kind: 'message',
+          id: 'mate-reply',
+          role: 'assistant',
+          content: [{ type: 'text', text: 'The medlar ledger is balanced.' }],
+          createdAt: '2026-01-03T00:00:01.000Z',
+          status: 'complete',
+        },
+      },
+    ]
+      .map((l) => `${JSON.stringify(l)}\n`)
+      .join(''),
   );
+  // Only the first session in a tab: the result must open the other one.
+  writeFileSync(path.join(dir, 'workspace.json'), JSON.stringify({ open: [first.id], active: first.id }));
   const serve = await startServe({ home, project });
   try {
     await page.setViewportSize({ width: 1400, height: 900 });
@@ -258,6 +292,17 @@ test('a message a sub-agent wrote is found under its session and opens its card 
     await expect(
       inner.getByRole('log', { name: 'Transcript of dig deeper' }).getByText('The quince lantern turned out'),
     ).toBeVisible();
+
+    // A teammate's: the session's team view, where its member card is.
+    await page.keyboard.press('Control+k');
+    await page.keyboard.type('medlar ledger');
+    const mate = palette.getByRole('option').filter({ hasText: 'medlar' });
+    await expect(mate.locator('.palette-agent')).toHaveText('in teammate reviewer');
+    await page.keyboard.press('Enter');
+    await expect(palette).toBeHidden();
+    const team = page.getByLabel('Team view');
+    await expect(team).toBeVisible({ timeout: 30_000 });
+    await expect(team.getByRole('tree', { name: 'Members' })).toContainText('reviewer');
   } finally {
     await serve.stop();
     rmSync(home, { recursive: true, force: true });
