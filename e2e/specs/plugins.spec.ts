@@ -168,6 +168,8 @@ test('installs a plugin from a folder path, lists it, disables and removes it', 
   await row.getByRole('button', { name: 'Remove review-tools…' }).click();
   // Its data goes with it unless kept (Claude Code's --keep-data).
   await row.getByRole('checkbox', { name: /^Keep its data folder/ }).check();
+  await page.setViewportSize({ width: 900, height: 600 });
+  await page.screenshot({ path: docsScreenshot(testInfo, 'plugins-remove-900x600.png') });
   await row.getByRole('button', { name: 'Remove review-tools', exact: true }).click();
   await expect(plugins).toContainText('No plugins are installed.');
   expect(existsSync(path.join(HOME, 'plugins', 'review-tools'))).toBe(false);
