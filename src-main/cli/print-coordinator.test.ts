@@ -6,11 +6,10 @@ import { startScriptedApi } from '../devtools/scripted-api/server';
 import { projectSlug } from '../platform/paths';
 import { text, toolUse } from '../test-support/engine';
 import { capturePrint } from '../test-support/print-run';
+import { COORDINATOR, delegatesToWorker, worker } from '../test-support/team-scenario';
 import { tempDir } from '../test-support/temp';
 import { UsageError } from './args';
 
-const COORDINATOR = '# Coordinator mode';
-const worker = (name: string) => `# Team member: ${name}`;
 const usage = (input: number, output: number) => ({ input_tokens: input, output_tokens: output });
 
 async function print(scenario: ScenarioInput) {
@@ -117,32 +116,13 @@ describe('carapace -p --coordinator', () => {
   it('waits for its workers when its turn ends before they do, and takes up their results', async () => {
     const p = await print({
       steps: [
-        {
-          when: { systemText: COORDINATOR, lastUserText: 'Delegate' },
-          reply: {
-            content: [
-              toolUse('TeamCreate', {
-                workers: [{ name: 'solo', agent_type: 'general-purpose', instructions: '' }],
-              }),
-            ],
-            stop_reason: 'tool_use',
-          },
-        },
-        {
-          when: { systemText: COORDINATOR, lastUserText: 'Created a worker' },
-          reply: {
-            content: [toolUse('SendMessage', { to: 'solo', message: 'SOLO-TASK' }, 's1')],
-            stop_reason: 'tool_use',
-          },
-        },
-        {
-          when: { systemText: COORDINATOR, lastUserText: 'Sent to solo' },
-          reply: { content: [text('Waiting for solo.')] },
-        },
-        {
-          when: { systemText: worker('solo'), lastUserText: 'SOLO-TASK' },
+        ...delegatesToWorker({
+          prompt: 'Delegate',
+          name: 'solo',
+          task: 'SOLO-TASK',
+          waiting: 'Waiting for solo.',
           reply: { content: [text('solo result 42')], delayMs: 20, chunkChars: 2 },
-        },
+        }),
         {
           when: { systemText: COORDINATOR, lastUserText: 'solo result 42' },
           reply: { content: [text('solo says 42')] },

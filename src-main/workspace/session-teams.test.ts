@@ -10,11 +10,10 @@ import { MemorySecretStore } from '../platform/secrets';
 import { testCarapace } from '../test-support/carapace';
 import { MAX_UNATTENDED_MAIL_TURNS, TeamManager } from '../harness/teams/team-manager';
 import { text, toolUse } from '../test-support/engine';
+import { COORDINATOR, createsWorker, delegatesToWorker, worker } from '../test-support/team-scenario';
 
 type Recorded = { [E in EventName]: { event: E; payload: EventPayload<E> } }[EventName];
 
-const COORDINATOR = '# Coordinator mode';
-const worker = (name: string) => `# Team member: ${name}`;
 const ctx = { transport: 'websocket' as const };
 
 async function until(condition: () => boolean, ms = 10_000): Promise<void> {
@@ -234,32 +233,13 @@ describe('a coordinator session in the workspace', () => {
   it('a stopped coordinator is not woken by its team until the person writes to it again', async () => {
     const t = await testCarapace({
       steps: [
-        {
-          when: { systemText: COORDINATOR, lastUserText: 'Start' },
-          reply: {
-            content: [
-              toolUse('TeamCreate', {
-                workers: [{ name: 'solo', agent_type: 'general-purpose', instructions: '' }],
-              }),
-            ],
-            stop_reason: 'tool_use',
-          },
-        },
-        {
-          when: { systemText: COORDINATOR, lastUserText: 'Created a worker' },
-          reply: {
-            content: [toolUse('SendMessage', { to: 'solo', message: 'SOLO' }, 's1')],
-            stop_reason: 'tool_use',
-          },
-        },
-        {
-          when: { systemText: COORDINATOR, lastUserText: 'Sent to solo' },
-          reply: { content: [text('Waiting.')] },
-        },
-        {
-          when: { systemText: worker('solo'), lastUserText: 'SOLO' },
+        ...delegatesToWorker({
+          prompt: 'Start',
+          name: 'solo',
+          task: 'SOLO',
+          waiting: 'Waiting.',
           reply: { content: [text('solo finished')], delayMs: 100 },
-        },
+        }),
         { when: { systemText: COORDINATOR, lastUserText: 'Go on' }, reply: { content: [text('Going on.')] } },
         {
           when: { systemText: COORDINATOR, lastUserText: 'solo finished' },
@@ -296,18 +276,7 @@ describe('a coordinator session in the workspace', () => {
   it('an archived or deleted coordinator session lets go of its team (its workers end)', async () => {
     const t = await testCarapace({
       steps: [
-        {
-          when: { systemText: COORDINATOR, lastUserText: 'Start' },
-          times: true,
-          reply: {
-            content: [
-              toolUse('TeamCreate', {
-                workers: [{ name: 'solo', agent_type: 'general-purpose', instructions: '' }],
-              }),
-            ],
-            stop_reason: 'tool_use',
-          },
-        },
+        { ...createsWorker('Start', 'solo'), times: true },
         {
           when: { systemText: COORDINATOR, lastUserText: 'Created a worker' },
           times: true,
@@ -337,17 +306,7 @@ describe('a coordinator session in the workspace', () => {
   it(`a coordinator and a worker writing to each other stop after ${MAX_UNATTENDED_MAIL_TURNS} turns nobody asked for`, async () => {
     const t = await testCarapace({
       steps: [
-        {
-          when: { systemText: COORDINATOR, lastUserText: 'Start' },
-          reply: {
-            content: [
-              toolUse('TeamCreate', {
-                workers: [{ name: 'echo', agent_type: 'general-purpose', instructions: '' }],
-              }),
-            ],
-            stop_reason: 'tool_use',
-          },
-        },
+        createsWorker('Start', 'echo'),
         // Every message from the team is answered with another message to it: a loop without end.
         {
           when: { systemText: COORDINATOR, lastUserPattern: 'Created a worker|Messages from your team' },

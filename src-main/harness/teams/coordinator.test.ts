@@ -9,9 +9,8 @@ import { testRuntime } from '../../test-support/runtime';
 import { text, toolUse } from '../../test-support/engine';
 import { currentMember } from './member-context';
 import type { RuntimeSetup } from '../runtime/types';
+import { COORDINATOR, worker } from '../../test-support/team-scenario';
 
-const COORDINATOR = '# Coordinator mode';
-const worker = (name: string) => `# Team member: ${name}`;
 const usage = (input: number, output: number) => ({ input_tokens: input, output_tokens: output });
 
 /** A reply streamed slowly enough (≥ 300 ms) that overlapping requests can be told from serial ones. */

@@ -4,8 +4,8 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import type { ToolResultBlock } from '@shared/domain/messages';
 import { testRuntime } from '../../test-support/runtime';
 import { text, toolUse } from '../../test-support/engine';
+import { COORDINATOR } from '../../test-support/team-scenario';
 
-const COORDINATOR = '# Coordinator mode';
 const PLANNER = '# Team member: planner';
 
 async function team(steps: Parameters<typeof testRuntime>[0]['steps'], waitForTeam = false) {

@@ -15,8 +15,8 @@ import { builtinTools } from '../tools/registry';
 import type { TeamMessage } from '@shared/domain/team';
 import type { WorkerSpec } from '../tools/tool';
 import { VIEW_MESSAGE_CHARS } from './team-manager';
+import { COORDINATOR } from '../../test-support/team-scenario';
 
-const COORDINATOR = '# Coordinator mode';
 const spec = (name: string, extra: Partial<WorkerSpec> = {}): WorkerSpec => ({
   name,
   agentType: 'general-purpose',
