@@ -71,7 +71,13 @@ function ignoredKeys(text: string): string[] {
  * that run outside the plugin's enabled hooks and MCP servers. Setting them is not a fault: the agent
  * loads without them, with a note saying so.
  */
-function pluginAgents(root: string, manifest: PluginManifest, problems: PluginProblem[]): AgentDefinition[] {
+function pluginAgents(
+  root: string,
+  manifest: PluginManifest,
+  problems: PluginProblem[],
+  /** Fills `${CLAUDE_PLUGIN_ROOT}` / `${CLAUDE_PLUGIN_DATA}` in the agent's prompt (plugin-vars.ts). */
+  fill: (text: string) => string,
+): AgentDefinition[] {
   const agents: AgentDefinition[] = [];
   let read = 0;
   for (const dir of componentDirs(root, 'agents', manifest.agents)) {
@@ -120,7 +126,12 @@ function pluginAgents(root: string, manifest: PluginManifest, problems: PluginPr
           file,
           message: `Loaded without its ${ignored.join(', ')}: a plugin's agent cannot set ${ignored.length > 1 ? 'them' : 'it'} (as in Claude Code).`,
         });
-      agents.push({ ...parsed.agent, name, permissionMode: null });
+      agents.push({
+        ...parsed.agent,
+        name,
+        permissionMode: null,
+        systemPrompt: fill(parsed.agent.systemPrompt),
+      });
     }
   }
   return agents;
@@ -232,7 +243,8 @@ export function loadPluginComponents(place: PluginPlace): PluginComponents {
     for (const dir of componentDirs(root, 'commands', manifest.commands))
       if (inPlugin(root, path.relative(root, dir)) === null)
         problems.push({ file: dir, message: 'Not read: it leads outside the plugin.' });
-    agents.push(...pluginAgents(root, manifest, problems));
+    const fill = pluginVarsFiller(root, () => ensurePluginDataDir(carapaceHome, manifest.name));
+    agents.push(...pluginAgents(root, manifest, problems, fill));
     // The data folder is made only when a command hook is there to be given it.
     hooks.push(
       ...pluginHooks(root, manifest, problems, () => ensurePluginDataDir(carapaceHome, manifest.name)),
