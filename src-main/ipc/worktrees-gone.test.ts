@@ -52,7 +52,10 @@ const bodies = (t: TestCarapace) => t.api.requests.map((r) => JSON.stringify(r.b
 describe('a session whose worktree is gone', () => {
   it('runs no tool once its folder is swapped for a link mid-turn, and starts no turn after', async () => {
     const { t, call, session, wt, idle } = await worktreeSession();
+    // Another repository, so git would work there if asked to.
     const victim = tempDir('carapace-victim-');
+    sh(victim, 'init', '-q', '-b', 'main');
+    writeFileSync(path.join(victim, 'precious.txt'), 'keep\n');
     t.api.setScenario({
       steps: [
         {
@@ -85,7 +88,7 @@ describe('a session whose worktree is gone', () => {
     await until(() => bodies(t).includes('No tool can run in this session'));
     await idle();
     expect(asked).toBe(1);
-    expect(readdirSync(victim)).toEqual([]);
+    expect(readdirSync(victim).sort()).toEqual(['.git', 'precious.txt']);
     expect(bodies(t)).toContain(`Its worktree folder ${wt.path} was replaced by a link`);
     // The next message is refused before anything starts, saying why and what to do.
     const before = t.api.requests.length;
@@ -105,7 +108,15 @@ describe('a session whose worktree is gone', () => {
     );
     const plan = await call('rewind.plan', { sessionId: session.id, messageId: mine?.id ?? '' });
     expect(plan).toMatchObject({ ok: false, error: { code: 'CONFLICT' } });
-    expect(readdirSync(victim)).toEqual([]);
+    // The Changes view does not list, stage or commit in the repository the link leads to.
+    const changes = await call('changes.list', { sessionId: session.id });
+    expect(changes).toMatchObject({ ok: false, error: { code: 'CONFLICT' } });
+    expect(JSON.stringify(changes)).toContain('replaced by a link');
+    expect(await call('changes.commit', { sessionId: session.id, message: 'x' })).toMatchObject({
+      ok: false,
+    });
+    expect(sh(victim, 'status', '--porcelain')).toBe('?? precious.txt\n');
+    expect(readdirSync(victim).sort()).toEqual(['.git', 'precious.txt']);
   });
 
   it('removed by hand: refused on send, pruned from git, continued in the main checkout, archived on delete', async () => {

@@ -9,6 +9,7 @@ import { commitMessageFor } from './commit-message';
 import { openRefusal } from './open-refusal';
 import { git, gitOk, GitError } from './git';
 import { stdoutOrThrow } from '../git-commands';
+import { worktreeProblem } from '../worktree-check';
 import { addedFileHunk, parseFileDiff, type ParsedDiff } from './parse-diff';
 
 /**
@@ -74,6 +75,10 @@ export class ChangesService {
   private async resolve(sessionId: string): Promise<Resolved | null> {
     const t = this.deps.target(sessionId);
     const wt = t.worktree;
+    // A worktree that is gone, or whose path now leads elsewhere (a link to another repository):
+    // git must not read, stage or discard there (workspace/worktree-check.ts).
+    const gone = wt ? worktreeProblem(t.root, wt) : null;
+    if (gone !== null) throw new AppError('CONFLICT', gone);
     const cwd = wt ? path.join(wt.path, wt.prefix) : t.root;
     const inside = await git(cwd, ['rev-parse', '--is-inside-work-tree'], { readOnly: true });
     if (inside.code !== 0 || inside.stdout.trim() !== 'true') return null;
