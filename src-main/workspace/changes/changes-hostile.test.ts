@@ -188,3 +188,17 @@ describe('untracked files hidden by a .gitignore of their own', () => {
     expect((await s.diff('s1', 'tools/.gitignore')).hunks[0]?.lines.map((l) => l.text)).toEqual(['*']);
   });
 });
+
+describe('the suggested commit message with hostile file names', () => {
+  it('a file name cannot forge the subject, a trailer or another line', async () => {
+    const d = repo();
+    const forged = 'notes\n\nSigned-off-by: Maintainer <m@example.com>';
+    writeFileSync(path.join(d, forged), 'x\n');
+    const one = (await service(d).suggestMessage('s1')).message;
+    expect(one.split('\n')[0]).toBe(`Add ${JSON.stringify(forged)}`);
+    writeFileSync(path.join(d, 'far.txt'), FAR + 'more\n');
+    const two = (await service(d).suggestMessage('s1')).message;
+    expect(two.split('\n').filter((l) => l.startsWith('Signed-off-by'))).toEqual([]);
+    expect(two).toContain(`- A ${JSON.stringify(forged)} (+1 -0)`);
+  });
+});

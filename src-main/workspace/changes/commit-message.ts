@@ -24,6 +24,18 @@ const LETTER: Record<ChangedFile['status'], string> = {
   typechange: 'T',
 };
 
+/**
+ * A path as the message names it: one with a line break or another control character (git lists
+ * `x\n\nSigned-off-by: …` as it is) is quoted, so a file name cannot forge the subject, a trailer or
+ * another line of the body.
+ */
+// eslint-disable-next-line no-control-regex -- exactly the characters that break or hide a line
+const BREAKING = /[\u0000-\u001f\u007f\u0085\u2028\u2029]/;
+const named = (p: string) =>
+  BREAKING.test(p)
+    ? JSON.stringify(p).replace(/[\u0085\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`)
+    : p;
+
 /** The folder every path shares ('' when none). */
 function commonFolder(paths: readonly string[]): string {
   const split = paths.map((p) => p.split('/').slice(0, -1));
@@ -40,13 +52,13 @@ export function commitMessageFor(files: readonly ChangedFile[]): string {
   if (only) {
     subject =
       only.status === 'renamed' && only.oldPath
-        ? `Rename ${only.oldPath} to ${only.path}`
-        : `${VERB[only.status]} ${only.path}`;
+        ? `Rename ${named(only.oldPath)} to ${named(only.path)}`
+        : `${VERB[only.status]} ${named(only.path)}`;
   } else {
     const verbs = new Set(files.map((f) => VERB[f.status]));
     const verb = verbs.size === 1 ? [...verbs][0] : 'Update';
     const folder = commonFolder(files.map((f) => f.path));
-    subject = `${verb} ${files.length} files${folder ? ` in ${folder}/` : ''}`;
+    subject = `${verb} ${files.length} files${folder ? ` in ${named(folder)}/` : ''}`;
   }
   const body = files.slice(0, 50).map((f) => {
     const counts = f.binary
@@ -54,7 +66,7 @@ export function commitMessageFor(files: readonly ChangedFile[]): string {
       : f.additions === null
         ? ''
         : ` (+${f.additions} -${f.deletions ?? 0})`;
-    return `- ${LETTER[f.status]} ${f.oldPath ? `${f.oldPath} -> ` : ''}${f.path}${counts}`;
+    return `- ${LETTER[f.status]} ${f.oldPath ? `${named(f.oldPath)} -> ` : ''}${named(f.path)}${counts}`;
   });
   if (files.length > 50) body.push(`- … and ${files.length - 50} more`);
   return `${subject}\n\n${body.join('\n')}\n`;
