@@ -179,6 +179,20 @@ describe('sub-agent transcripts in the search index', () => {
     writeFileSync(file, JSON.stringify({ ...saved, version: SEARCH_INDEX_VERSION - 1 }));
     expect(new ProjectSearchIndex(dir).loaded).toBe('rebuilt');
     expect((await ProjectSearchIndex.open(dir)).loaded).toBe('rebuilt');
+    // A saved file name that is neither a session's transcript nor one in its `subagents/`: rebuilt.
+    const good = saved as unknown as { files: Record<string, unknown>; docs: { files: string[] } };
+    const agentName = 's1/subagents/agent-aaa.jsonl';
+    expect(Object.keys(good.files)).toContain(agentName);
+    for (const bad of ['s1/../agent-aaa.jsonl', '../subagents/agent-aaa.jsonl', 's1/other/agent-aaa.jsonl']) {
+      const files = Object.fromEntries(
+        Object.entries(good.files).map(([k, v]) => [k === agentName ? bad : k, v]),
+      );
+      const docs = { ...good.docs, files: good.docs.files.map((f) => (f === agentName ? bad : f)) };
+      writeFileSync(file, JSON.stringify({ ...saved, files, docs }));
+      expect(new ProjectSearchIndex(dir).loaded).toBe('rebuilt');
+    }
+    writeFileSync(file, JSON.stringify(saved));
+    expect(new ProjectSearchIndex(dir).loaded).toBe('cache');
   });
 
   it('never follows a linked subagents folder or agent transcript, and skips files that are not agents', async () => {
