@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { NewAgentInput } from '@shared/ipc/contract/agent-files';
 import { createAgentCatalog } from '../../harness/agents/catalog';
+import { withPluginAgents } from '../../harness/plugins/plugin-agents';
 import { MAX_AGENT_FILE_BYTES } from '../../harness/agents/load-agents';
 import { parseAgentFile } from '../../harness/agents/parse-agent-file';
 import { loadPluginComponents } from '../../harness/plugins/load-plugins';
@@ -115,6 +116,40 @@ describe('AgentFilesService.list', () => {
       ref: { folder: 'project', path: 'broken.md' },
     });
     expect(view.folders).toEqual({ project: s.projectAgents, user: s.userAgents });
+  });
+
+  it('marks as active exactly the definitions the sessions’ own catalogue offers', () => {
+    const s = setup();
+    write(s.projectAgents, 'one.md', agentText('one', 'Project'));
+    write(path.join(s.projectAgents, 'deep'), 'one.md', agentText('one', 'Project, deeper'));
+    write(s.userAgents, 'one.md', agentText('one', 'User'));
+    write(s.userAgents, 'two.md', agentText('two', 'Carapace user'));
+    write(s.claudeAgents, 'two.md', agentText('two', 'Claude user'));
+    write(s.claudeAgents, 'gp.md', agentText('general-purpose', 'Replaces the built-in'));
+    const plugin = tempDir('carapace-agents-plugin-');
+    write(path.join(plugin, '.claude-plugin'), 'plugin.json', JSON.stringify({ name: 'kit' }));
+    write(path.join(plugin, 'agents'), 'one.md', agentText('one', 'Plugin'));
+    installPlugin(s.carapaceHome, plugin);
+
+    const view = s.service.list(s.project);
+    const catalog = withPluginAgents(
+      createAgentCatalog({ projectRoot: s.project, home: s.home, carapaceHome: s.carapaceHome }),
+      () => loadPluginComponents(s.carapaceHome),
+    )();
+    const key = (a: { name: string; file: string | null }) => `${a.name} ${a.file ?? ''}`;
+    expect(
+      view.agents
+        .filter((a) => a.active)
+        .map(key)
+        .sort(),
+    ).toEqual(catalog.agents.map(key).sort());
+    expect(view.agents.filter((a) => !a.active).map((a) => [a.name, a.overriddenBy])).toEqual(
+      expect.arrayContaining([
+        ['general-purpose', path.join(s.claudeAgents, 'gp.md')],
+        ['one', path.join(s.projectAgents, 'one.md')],
+        ['two', path.join(s.userAgents, 'two.md')],
+      ]),
+    );
   });
 
   it('marks a built-in overridden by a file of the same name', () => {
