@@ -165,6 +165,8 @@ const CHANNELS_BEFORE_SPLIT = [
   'worktrees.status',
   'worktrees.merge',
   'worktrees.remove',
+  'worktrees.loss',
+  'worktrees.continueInMain',
   'agentFiles.list',
   'agentFiles.read',
   'agentFiles.create',
