@@ -202,3 +202,24 @@ describe('the suggested commit message with hostile file names', () => {
     expect(two).toContain(`- A ${JSON.stringify(forged)} (+1 -0)`);
   });
 });
+
+describe('committing everything while git is told to ignore a listed change', () => {
+  it('is refused with the reason instead of a commit that quietly leaves the file out', async () => {
+    const d = repo();
+    run(d, 'update-index', '--assume-unchanged', 'far.txt');
+    writeFileSync(path.join(d, 'far.txt'), FAR.replace('row 2\n', 'row two\n'));
+    writeFileSync(path.join(d, 'new.txt'), 'new\n');
+    const head = run(d, 'rev-parse', 'HEAD');
+    const s = service(d);
+    expect((await s.list('s1')).files.map((f) => f.path)).toEqual(['far.txt', 'new.txt']);
+    await expect(s.commit('s1', 'Everything')).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: expect.stringMatching(/git is told to ignore changes to far\.txt/),
+    });
+    expect(run(d, 'rev-parse', 'HEAD')).toBe(head);
+    // Staged on purpose, a commit goes ahead as before.
+    await s.stageFile('s1', 'new.txt');
+    await s.commit('s1', 'Add new.txt');
+    expect(run(d, 'show', '--name-only', '--format=', 'HEAD').trim()).toBe('new.txt');
+  });
+});

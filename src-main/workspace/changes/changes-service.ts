@@ -127,14 +127,8 @@ export class ChangesService {
     });
   }
 
-  /**
-   * A copy of the index with every assume-unchanged and skip-worktree bit cleared, when an entry
-   * under the folder has one and its file is there, else null. git's diff skips such entries: one
-   * `git update-index --assume-unchanged src/x.ts` (a command the agent may run) would otherwise hide
-   * every later change to that file from this view. The real index is never touched; a sparse
-   * checkout's absent files keep their bit.
-   */
-  private async unhiddenIndex(r: Resolved): Promise<{ file: string; dispose: () => Promise<void> } | null> {
+  /** Tracked files under the folder that git is told to skip (assume-unchanged, skip-worktree) and that exist. */
+  private async hiddenPaths(r: Resolved): Promise<string[]> {
     const entries = await gitOk(r.cwd, ['ls-files', '-v', '-z', '--', '.'], 'Listing tracked files', {
       readOnly: true,
     });
@@ -143,14 +137,20 @@ export class ChangesService {
       const tag = e[0] ?? '';
       if (e.length < 3 || !(tag === 'S' || (tag >= 'a' && tag <= 'z'))) continue;
       const p = e.slice(2);
-      if (
-        await lstat(path.join(r.cwd, p)).then(
-          () => true,
-          () => false,
-        )
-      )
-        hidden.push(p);
+      if (await exists(path.join(r.cwd, p))) hidden.push(p);
     }
+    return hidden;
+  }
+
+  /**
+   * A copy of the index with every assume-unchanged and skip-worktree bit cleared, when an entry
+   * under the folder has one and its file is there, else null. git's diff skips such entries: one
+   * `git update-index --assume-unchanged src/x.ts` (a command the agent may run) would otherwise hide
+   * every later change to that file from this view. The real index is never touched; a sparse
+   * checkout's absent files keep their bit.
+   */
+  private async unhiddenIndex(r: Resolved): Promise<{ file: string; dispose: () => Promise<void> } | null> {
+    const hidden = await this.hiddenPaths(r);
     if (hidden.length === 0) return null;
     const real = (
       await gitOk(r.cwd, ['rev-parse', '--git-path', 'index'], 'Finding the index', { readOnly: true })
@@ -415,7 +415,21 @@ export class ChangesService {
       const staged = await git(r.cwd, ['diff', '--cached', '--quiet', '--relative', '--', '.'], {
         readOnly: true,
       });
-      if (staged.code === 0) await gitOk(r.cwd, ['add', '-A', '--', '.'], 'Staging the changes');
+      if (staged.code === 0) {
+        // `git add` skips a file git is told to ignore, though the list shows its change: committing
+        // "everything" would quietly leave it out.
+        const hidden = new Set(await this.hiddenPaths(r));
+        const left =
+          hidden.size === 0
+            ? []
+            : (await this.files(r, false)).filter((f) => hidden.has(f.path)).map((f) => f.path);
+        if (left.length > 0)
+          throw new AppError(
+            'CONFLICT',
+            `git is told to ignore changes to ${left.slice(0, 5).join(', ')}${left.length > 5 ? ', …' : ''} (assume-unchanged or skip-worktree), so committing everything would leave ${left.length === 1 ? 'it' : 'them'} out. Stage what you mean to commit, or clear the mark (git update-index --no-assume-unchanged --no-skip-worktree).`,
+          );
+        await gitOk(r.cwd, ['add', '-A', '--', '.'], 'Staging the changes');
+      }
       const names = await gitOk(r.cwd, ['diff', '--cached', '--name-only', '-z'], 'Listing what is staged', {
         readOnly: true,
       });
@@ -459,6 +473,12 @@ export class ChangesService {
     });
   }
 }
+
+const exists = (p: string) =>
+  lstat(p).then(
+    () => true,
+    () => false,
+  );
 
 function untrackedEntry(p: string): ChangedFile {
   return {
