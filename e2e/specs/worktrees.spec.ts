@@ -309,3 +309,27 @@ test('deleting a worktree session asks about unmerged commits, archives it, and 
   // Its tools work in the main checkout now.
   expect(readFileSync(path.join(project, 'a.txt'), 'utf8')).toBe(`line one\nFROM-TWO\nline three\n`);
 });
+
+test('a worktree folder removed by hand is found when its session is opened; its git record is pruned and the branch kept', async ({
+  app: page,
+  project,
+}) => {
+  git(project, 'init', '-q', '-b', 'main');
+  git(project, 'config', 'user.name', 'E2E');
+  git(project, 'config', 'user.email', 'e2e@example.com');
+  writeFileSync(path.join(project, 'a.txt'), `line one\n${ORIGINAL}\nline three\n`);
+  git(project, 'add', '.');
+  git(project, 'commit', '-q', '-m', 'first');
+  await worktreeSession(page, 'edit one');
+  const [[branch, dir]] = [...worktrees(project).entries()].filter(([b]) => b.startsWith('carapace/')) as [
+    [string, string],
+  ];
+  rmSync(dir, { recursive: true, force: true });
+  await page.reload();
+  const gone = page.getByRole('tabpanel').getByRole('region', { name: 'Worktree gone' });
+  await expect(gone).toContainText(`Its worktree was deleted (${dir} no longer exists).`);
+  await expect(page.getByRole('tabpanel').getByRole('textbox', { name: 'Message' })).toHaveCount(0);
+  await expect(page.getByRole('region', { name: `Worktree ${branch}` })).toContainText('removed');
+  expect(worktrees(project).has(branch)).toBe(false);
+  expect(git(project, 'branch', '--list', branch).trim()).toBe(branch);
+});

@@ -299,7 +299,13 @@ describe('WorktreeService', () => {
     rmSync(wt.path, { recursive: true, force: true });
     const listed = () => sh(repo, 'worktree', 'list', '--porcelain');
     expect(listed()).toContain(`worktree ${wt.path}\n`);
-    const st = await svc.status(repo, wt);
+    const [st, ...again] = await Promise.all([
+      svc.status(repo, wt),
+      svc.status(repo, wt),
+      svc.status(repo, wt),
+    ]);
+    // Asked at once (the sidebar and the composer do), each answer still says what happened.
+    expect(again.map((x) => x.exists)).toEqual([false, false]);
     expect(st.exists).toBe(false);
     expect(st.problem).toBe(`Its worktree was deleted (${wt.path} no longer exists).`);
     expect(listed()).not.toContain(`worktree ${wt.path}\n`);

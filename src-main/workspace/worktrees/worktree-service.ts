@@ -270,7 +270,9 @@ export class WorktreeService {
     if (!vanished(wt.path)) return;
     const list = await git(top, ['worktree', 'list', '--porcelain', '-z']);
     const listed = list.stdout.split('\0').some((l) => l === `worktree ${wt.path}`);
-    if (listed) await step(() => gitOk(top, ['worktree', 'remove', '--', wt.path], 'Pruning the worktree'));
+    // Best effort: another status asked at the same time may have pruned it first (git then says
+    // "not a working tree"); a record still there keeps the branch from deletion, which says so.
+    if (listed) await git(top, ['worktree', 'remove', '--', wt.path]);
   }
 
   /**
