@@ -95,7 +95,7 @@ test('two Agent calls at once: two live cards with costs, a verdict, the asking 
   app: page,
   project,
   api,
-}) => {
+}, testInfo) => {
   await newSessionTab(page);
   await send(page, 'review the parser');
   const log = page.getByRole('log', { name: 'Transcript' });
@@ -126,6 +126,12 @@ test('two Agent calls at once: two live cards with costs, a verdict, the asking 
   await expect(log.getByText('Both agents are done.')).toBeVisible();
   await expect(explore).toHaveAttribute('data-agent-state', 'done');
   await expect(explore.getByTestId('agent-cost')).toHaveText(COST);
+  // The exact figures, to the micro-dollar, are in its hover title (money.ts).
+  await expect(explore.getByTestId('agent-cost')).toHaveAttribute(
+    'title',
+    /^\$[\d,]+\.\d*[1-9]\d* own · \$[\d,]+\.\d*[1-9]\d* total$/,
+  );
+  await page.screenshot({ path: testInfo.outputPath('agent-cards-cost.png') });
   expect(readFileSync(path.join(project, 'notes.txt'), 'utf8')).toBe('parser notes\n');
   // Each child's request held only its own prompt, never its parent's history.
   const child = api.requests.find((r) => JSON.stringify(r.body.messages).includes('CHILD-A'));
