@@ -92,7 +92,7 @@ export class QueryEngine {
       options.budget,
       () => this.running !== null,
     );
-    this.session = new SessionTools(options);
+    this.session = new SessionTools(this.options);
     this.tasks = this.session.tasks;
   }
 
