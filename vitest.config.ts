@@ -9,6 +9,10 @@ const alias = {
 export default defineConfig({
   resolve: { alias },
   test: {
+    // expect.poll gives up after 1 s by default: on a loaded 2-core CI machine a turn against the
+    // scripted API can take longer than that, and the poll failed although the state came. A poll
+    // waits for something that happens; the test's own timeout is the bound that matters.
+    expect: { poll: { timeout: 15_000 } },
     projects: [
       { extends: true, test: { name: 'shared', include: ['src-shared/**/*.test.ts'], environment: 'node' } },
       {
