@@ -258,12 +258,17 @@ test('deleting a worktree session asks about unmerged commits, archives it, and 
   // Delete asks first, naming what would be lost; nothing goes until confirmed.
   await group.getByRole('button', { name: `Finish worktree ${branch}` }).click();
   const dialog = page.getByRole('dialog', { name: `Close worktree ${branch}` });
+  // Its counts are read afresh on opening (b.txt was written behind the app's back).
+  await expect(dialog).toContainText('1 ahead, 0 behind; 1 uncommitted file.');
   await dialog.getByRole('button', { name: 'Delete worktree and branch' }).click();
   await expect(dialog.getByRole('alert')).toHaveText(
     `Deleting loses 1 uncommitted file (b.txt) and 1 commit on ${branch} that no other branch has. Delete anyway?`,
   );
   expect(existsSync(path.join(dir, 'b.txt'))).toBe(true);
   expect(git(project, 'branch', '--list', branch)).not.toBe('');
+  await page.setViewportSize({ width: 900, height: 600 });
+  await page.screenshot({ path: docsScreenshot(test.info(), 'worktrees-delete-ask-900x600.png') });
+  await page.setViewportSize({ width: 1400, height: 900 });
   await dialog.getByRole('button', { name: 'Delete anyway' }).click();
   await expect(dialog.getByRole('status')).toContainText('The session is archived');
   expect(existsSync(dir)).toBe(false);

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Dialog } from '../../components/Dialog';
 import { useStore } from '../../stores/store';
-import { errorText, mergeWorktree, removeWorktree, worktreeLoss } from './worktree-actions';
+import { errorText, loadStatuses, mergeWorktree, removeWorktree, worktreeLoss } from './worktree-actions';
 import { useWorktrees } from './worktree-store';
 import './worktrees.css';
 
@@ -31,6 +31,10 @@ function CloseDialog({ sessionId, onClose }: { sessionId: string; onClose: () =>
   const status = useWorktrees((s) => s.statuses[sessionId]);
   const [busy, setBusy] = useState(false);
   const [deleted, setDeleted] = useState(false);
+  // The counts it shows are read afresh: files may have changed since the sidebar last asked.
+  useEffect(() => {
+    void loadStatuses();
+  }, []);
   const [outcome, setOutcome] = useState<Outcome>(null);
   /** What deleting would lose, in words, once asked: the person confirms having read it. */
   const [confirmDelete, setConfirmDelete] = useState<string | null>(null);
