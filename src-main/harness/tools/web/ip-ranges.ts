@@ -37,6 +37,9 @@ const V6_RANGES: readonly Range[] = [
   [[0xfc], 7, 'private'],
   [[0xfe, 0xc0], 10, 'private'],
   [[0xff], 8, 'multicast'],
+  // RFC 8215's local-use NAT64 prefix: a network's own translator, which forwards to any IPv4
+  // address (10.x and 169.254.169.254 included) wherever in the /48 the address is put.
+  [[0x00, 0x64, 0xff, 0x9b, 0x00, 0x01], 48, 'private'],
 ];
 
 function inRange(bytes: Uint8Array, prefix: number[], bits: number): boolean {
@@ -116,6 +119,12 @@ export function addressKind(address: string): AddressKind {
   if (bytes.subarray(0, 15).every((b) => b === 0) && bytes[15] === 1) return 'loopback';
   const v4 = embeddedV4(bytes);
   if (v4) return kindOfV4(v4);
+  // 6to4 (2002:AABB:CCDD::/48 is the site of IPv4 AA.BB.CC.DD): a host with a 6to4 tunnel sends it
+  // to that IPv4 address, so it is what that address is.
+  if (bytes[0] === 0x20 && bytes[1] === 0x02) {
+    const kind = kindOfV4(bytes.subarray(2, 6));
+    if (kind !== 'public') return kind;
+  }
   for (const [prefix, bits, kind] of V6_RANGES) if (inRange(bytes, prefix, bits)) return kind;
   return 'public';
 }
