@@ -1,11 +1,20 @@
-import { act, cleanup, render, waitFor } from '@testing-library/react';
+import { act, cleanup, render } from '@testing-library/react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import ReactMarkdown from 'react-markdown';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Markdown, MarkdownBlocks, markdownOptions } from './Markdown';
 import { splitBlocks, splitsExactly } from './markdown-blocks';
 
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
+
+/** The throttle's timer and clock under the test's control; it starts long after a quiet spell. */
+function useStreamClock(): void {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+  vi.advanceTimersByTime(1000);
+}
 
 const show = (text: string) => render(<Markdown text={text} />).container;
 
@@ -126,22 +135,31 @@ describe('Markdown', () => {
     // is too close when other suites share the cores. It is work, not waiting.
   }, 30_000);
 
-  it('renders a streamed reply, once finished, exactly as the same reply loaded whole', async () => {
+  it('renders a streamed reply, once finished, exactly as the same reply loaded whole', () => {
     // Each of these spans blocks, which a split render cannot see across.
     const reply =
       'See [the docs][d] and a note.[^1]\n\n- a\n\n- b\n\n[d]: https://example.com/docs\n\n[^1]: The note.';
     const loaded = render(<Markdown text={reply} />).container.innerHTML;
     expect(loaded).toContain('href="https://example.com/docs"');
     expect(loaded).toContain('<li>\n<p>a</p>');
+    // The last text may still be held by the throttle; the clock is the test's, so it is let
+    // through by moving the clock, not by a real wait that a loaded machine can outlast.
+    useStreamClock();
     const view = render(<Markdown text="See" streaming />);
     for (let n = 10; n <= reply.length; n += 10)
       act(() => view.rerender(<Markdown text={reply.slice(0, n)} streaming />));
     act(() => view.rerender(<Markdown text={reply} streaming />));
     act(() => view.rerender(<Markdown text={reply} streaming={false} />));
-    await waitFor(() => expect(view.container.innerHTML).toBe(loaded), { timeout: 1000 });
+    act(() => {
+      vi.advanceTimersByTime(100);
+    });
+    expect(view.container.innerHTML).toBe(loaded);
   });
 
-  it('shows a streaming text at most every 100 ms, and always its latest text in the end', async () => {
+  it('shows a streaming text at most every 100 ms, and always its latest text in the end', () => {
+    // On the real clock a loaded machine can take 100 ms between two renders, and the held-back
+    // text then rightly shows at once: the test's own clock makes "right after" mean right after.
+    useStreamClock();
     const view = render(<Markdown text="One" streaming />);
     const shown = () => view.container.textContent;
     expect(shown()).toBe('One');
@@ -151,7 +169,14 @@ describe('Markdown', () => {
     act(() => view.rerender(<Markdown text="One two three" streaming />));
     act(() => view.rerender(<Markdown text={'One two three\n\n**four**'} streaming />));
     expect(shown()).toBe('One two');
-    await waitFor(() => expect(shown()).toBe('One two threefour'), { timeout: 1000 });
+    act(() => {
+      vi.advanceTimersByTime(99);
+    });
+    expect(shown()).toBe('One two');
+    act(() => {
+      vi.advanceTimersByTime(1);
+    });
+    expect(shown()).toBe('One two threefour');
     expect(view.container.querySelector('strong')?.textContent).toBe('four');
   });
 });
