@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { devNull } from 'node:os';
-import path from 'node:path';
+import { absolutePathEntries } from '../../platform/env';
 
 /**
  * The git part of the system prompt's environment: the branch and `git status --short`, taken once
@@ -58,10 +58,7 @@ export function gitEnv(): NodeJS.ProcessEnv {
   }
   // PATH to find git, absolute folders only: git runs in the project, where a relative entry (`.`,
   // an empty one) would find a `git` the repository ships.
-  env['PATH'] = (process.env['PATH'] ?? '')
-    .split(path.delimiter)
-    .filter((dir) => path.isAbsolute(dir))
-    .join(path.delimiter);
+  env['PATH'] = absolutePathEntries(process.env['PATH'] ?? '');
   return env;
 }
 

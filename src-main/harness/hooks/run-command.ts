@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { absolutePathEntries } from '../../platform/env';
 import type { CommandHook } from './schema';
 import { capOutput, parseOutputJson, type HandlerResult } from './output';
 
@@ -66,7 +67,13 @@ export function runCommandHook(
       });
     const child = spawn(handler.shell === 'bash' ? 'bash' : 'sh', ['-c', handler.command], {
       cwd: o.cwd,
-      env: { ...o.env, CLAUDE_PROJECT_DIR: o.projectDir },
+      // The person's own hook runs in the project folder: a relative PATH entry would run the
+      // repository's program of the same name instead.
+      env: {
+        ...o.env,
+        ...(o.env['PATH'] === undefined ? {} : { PATH: absolutePathEntries(o.env['PATH']) }),
+        CLAUDE_PROJECT_DIR: o.projectDir,
+      },
       stdio: ['pipe', 'pipe', 'pipe'],
       detached: true,
     });

@@ -1,6 +1,8 @@
 import { execFileSync } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { tempDir } from '../../test-support/temp';
 import { runCommandHook } from './run-command';
@@ -10,6 +12,24 @@ import { runHttpHook } from './run-http';
 const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin' };
 
 describe('hostile hooks end and stay bounded', () => {
+  it("the person's hook command is not found in the repository through an empty or relative PATH entry", async () => {
+    const project = tempDir('hook-path-project-');
+    const home = tempDir('hook-path-home-');
+    const marker = path.join(home, 'pwned');
+    // The repository ships its own `prettier`; the person's hook means the one on their PATH.
+    writeFileSync(path.join(project, 'prettier'), `#!/bin/sh\ntouch '${marker}'\n`, { mode: 0o755 });
+    const base = process.env['PATH'] ?? '/usr/bin:/bin';
+    for (const PATH of [`${base}:`, `.:${base}`, `:${base}`]) {
+      const r = await runCommandHook(
+        { type: 'command', command: 'prettier --version; echo "PATH=$PATH"' },
+        { hook_event_name: 'PostToolUse' },
+        { cwd: project, env: { PATH }, projectDir: project, timeoutMs: 10_000 },
+      );
+      expect(existsSync(marker)).toBe(false);
+      expect(r.stdout).toContain(`PATH=${base}\n`);
+    }
+  });
+
   it('a command hook whose grandchild leaves the process group and keeps stdout open ends at its timeout', async () => {
     const dir = tempDir('hook-setsid-');
     const marker = `hook-setsid-${process.pid}-${Date.now()}`;

@@ -1,7 +1,7 @@
-import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Resource, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import { absolutePathEntries } from '../../platform/env';
 import type { ServerEntry } from './config';
 import type { McpTransportKind } from './types';
 
@@ -61,14 +61,8 @@ function inherited(env: NodeJS.ProcessEnv, names: readonly string[]): Record<str
     // As the SDK: values that look like shell functions are skipped.
     if (value !== undefined && !value.startsWith('()')) out[name] = value;
   }
-  // Absolute folders only: a server starts in the project folder, where an empty or relative PATH
-  // entry (`.`, a trailing `:`) would find a `npx` or `node` the repository ships, and run it as
-  // the person's own server, approved by nobody (as the git helpers' PATH, git-status.ts).
-  if (out['PATH'] !== undefined)
-    out['PATH'] = out['PATH']
-      .split(path.delimiter)
-      .filter((dir) => path.isAbsolute(dir))
-      .join(path.delimiter);
+  // A server starts in the project folder: a relative PATH entry would find the repository's `npx`.
+  if (out['PATH'] !== undefined) out['PATH'] = absolutePathEntries(out['PATH']);
   return out;
 }
 
