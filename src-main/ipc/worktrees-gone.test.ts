@@ -74,6 +74,14 @@ describe('a session whose worktree is gone', () => {
         { times: true, reply: { content: [{ type: 'text', text: 'done' }] } },
       ],
     });
+    // A hook after each tool call says where it ran: hooks start in the session's folder too.
+    const marker = path.join(tempDir('carapace-marker-'), 'hook-ran');
+    const hook = [{ hooks: [{ type: 'command', command: `pwd -P > ${marker}` }] }];
+    writeFileSync(
+      path.join(t.home, 'settings.json'),
+      JSON.stringify({ hooks: { PostToolUse: hook, PostToolUseFailure: hook } }),
+    );
+    t.carapace.services.settings.reload();
     // While the person is asked about the command, someone replaces the worktree with a link.
     let asked = 0;
     t.carapace.hub.subscribe((event, payload) => {
@@ -90,6 +98,7 @@ describe('a session whose worktree is gone', () => {
     expect(asked).toBe(1);
     expect(readdirSync(victim).sort()).toEqual(['.git', 'precious.txt']);
     expect(bodies(t)).toContain(`Its worktree folder ${wt.path} was replaced by a link`);
+    expect(existsSync(marker)).toBe(false);
     // The next message is refused before anything starts, saying why and what to do.
     const before = t.api.requests.length;
     const r = await call('sessions.send', { sessionId: session.id, text: 'again' });

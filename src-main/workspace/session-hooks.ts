@@ -55,6 +55,11 @@ export interface SessionHookOptions {
   home: string;
   /** Told once of each problem with the hooks' settings (a broken entry, an unusable matcher). */
   onProblem: (problem: string) => void;
+  /**
+   * Why the session's folder is no place to run anything now (its worktree is gone or replaced,
+   * workspace/worktree-check.ts), else null: then no hook runs, since each would start there.
+   */
+  gone?: (() => string | null) | undefined;
 }
 
 /** A session's hook runner in the app (see appHooks for which hooks it runs). */
@@ -67,6 +72,11 @@ export function sessionHookRunner(o: SessionHookOptions): HookRunner {
   };
   return new HookRunner({
     hooks: () => {
+      const gone = o.gone?.() ?? null;
+      if (gone !== null) {
+        tell(`none run: ${gone}`);
+        return [];
+      }
       const { hooks, problems } = appHooks(o.locations());
       for (const p of problems) tell(p);
       return hooks;

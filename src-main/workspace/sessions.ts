@@ -575,6 +575,7 @@ export class SessionManager {
       env: this.deps.toolEnv,
       home: this.deps.homeDir ?? homedir(),
       onProblem: (problem) => session?.notify('warning', `Hooks: ${problem}`, 'hook_settings'),
+      gone: worktree ? () => worktreeProblem(projectRoot, worktree) : undefined,
     });
     const hookEvents = new SessionHookEvents(hooks, {
       notify: (messages) => {
