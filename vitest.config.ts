@@ -21,7 +21,13 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'renderer', include: ['src-renderer/**/*.test.{ts,tsx}'], environment: 'jsdom' },
+        test: {
+          name: 'renderer',
+          include: ['src-renderer/**/*.test.{ts,tsx}'],
+          environment: 'jsdom',
+          setupFiles: ['src-renderer/test-support/async-timeout.ts'],
+          testTimeout: 20_000,
+        },
       },
     ],
   },
