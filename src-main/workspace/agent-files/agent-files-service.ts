@@ -74,7 +74,10 @@ export class AgentFilesService {
     this.refuseTakenName(projectRoot, ref, parsed);
     const { file, info } = refTarget(ref, this.roots(projectRoot), { create: true });
     if (info !== null) throw new AgentFileError('CONFLICT', 'exists', `${ref.path} already exists.`);
-    await writeOrRefuse(file, text, { create: true });
+    await writeOrRefuse(file, text, {
+      create: true,
+      beforeRename: () => Promise.resolve(stillInPlace(file, ref)),
+    });
     return { view: this.list(projectRoot), ref };
   }
 
@@ -98,6 +101,7 @@ export class AgentFilesService {
       );
     await writeOrRefuse(file, text, {
       beforeRename: async () => {
+        stillInPlace(file, ref);
         const now = await readText(file);
         if (now === null || versionOf(now) !== version) throw changed();
       },
@@ -156,6 +160,22 @@ function realOrNull(p: string): string | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * The file's folder was checked as a real folder (no link on the way) before the write began; the
+ * write is asynchronous, so something running in the project could have swapped it for a link
+ * (to `~/.ssh`, another project's agents) meanwhile. Checked again right before the rename or link
+ * that puts the file in place, so the file is never put where the link leads.
+ */
+function stillInPlace(file: string, ref: AgentFileRef): void {
+  const dir = path.dirname(file);
+  if (realOrNull(dir) !== dir)
+    throw new AgentFileError(
+      'CONFLICT',
+      'changed',
+      `The folder of ${ref.path} changed on disk (it was replaced, by a link perhaps) while saving; nothing was written.`,
+    );
 }
 
 async function writeOrRefuse(
