@@ -1,5 +1,32 @@
+import type { Page } from '@playwright/test';
 import { expect, newSessionTab, test } from '../fixtures/test';
-import { delayServer } from '../fixtures/delay-server';
+
+/**
+ * Holds back every message from the server while `closed` (in order) and sends them on `open()`.
+ * A switch checked while its answer is held shows that the window did not wait for the server,
+ * however long the check takes on a loaded machine (a time-limited check against a delayed server
+ * failed when the browser itself was slow).
+ */
+async function gateServer(page: Page): Promise<{ closed: boolean; held: () => number; open: () => void }> {
+  const held: (() => void)[] = [];
+  const gate = {
+    closed: false,
+    held: () => held.length,
+    open: () => {
+      gate.closed = false;
+      for (const send of held.splice(0)) send();
+    },
+  };
+  await page.routeWebSocket(/\/ws/, (ws) => {
+    const server = ws.connectToServer();
+    server.onMessage((message) => {
+      if (gate.closed) held.push(() => ws.send(message));
+      else ws.send(message);
+    });
+    ws.onMessage((message) => server.send(message));
+  });
+  return gate;
+}
 
 const words = (n: number) => Array.from({ length: n }, (_, i) => `word-${i}`).join(' ');
 
@@ -19,8 +46,7 @@ test('typing right after a tab switch lands in the session on screen, however sl
   page,
   serve,
 }) => {
-  const delay = { ms: 0 };
-  await delayServer(page, delay);
+  const gate = await gateServer(page);
   await page.goto(serve.url);
   await expect(page.getByRole('button', { name: 'New session', exact: true })).toBeVisible();
 
@@ -32,22 +58,29 @@ test('typing right after a tab switch lands in the session on screen, however sl
   await expect(second).toHaveAttribute('aria-selected', 'true');
   await expect(box).toBeFocused();
 
-  delay.ms = 1500;
+  gate.closed = true;
 
   // Click a tab and type at once: every character goes to the clicked session.
   await first.click();
   await page.keyboard.type('hello first');
-  await expect(first).toHaveAttribute('aria-selected', 'true', { timeout: 500 });
+  await expect(first).toHaveAttribute('aria-selected', 'true');
   await expect(box).toHaveValue('hello first');
 
   // Ctrl+2 and type at once, before the server has answered either switch.
   await page.keyboard.press('Control+2');
   await page.keyboard.type('hello second');
-  await expect(second).toHaveAttribute('aria-selected', 'true', { timeout: 500 });
+  await expect(second).toHaveAttribute('aria-selected', 'true');
   await expect(box).toHaveValue('hello second');
+  // All of that while the server's answers were held back.
+  expect(gate.closed).toBe(true);
+  expect(gate.held()).toBeGreaterThan(0);
 
-  // The server's late answers (to both switches) do not pull the view back.
-  await page.waitForTimeout(3500);
+  // The server's late answers (to both switches) do not pull the view back: they are let through,
+  // and the view is read after the page has had frames to apply them.
+  gate.open();
+  await page.evaluate(
+    () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(null)))),
+  );
   await expect(second).toHaveAttribute('aria-selected', 'true');
   await expect(box).toHaveValue('hello second');
   await expect(box).toBeFocused();
@@ -56,7 +89,6 @@ test('typing right after a tab switch lands in the session on screen, however sl
   await page.keyboard.press('Control+1');
   await expect(box).toHaveValue('hello first');
   await expect(box).toBeFocused();
-  delay.ms = 0;
   await expect(first).toHaveAttribute('aria-selected', 'true');
 
   // Ctrl+Shift+← inside the message box selects a word; the tabs stay where they are.
@@ -72,7 +104,7 @@ test('typing right after a tab switch lands in the session on screen, however sl
   // Ctrl+Tab / Ctrl+Shift+Tab and Ctrl+PageDown / Ctrl+PageUp (for a browser, which keeps Ctrl+Tab)
   // cycle the tabs, wrapping at the ends, as at once as a click: typing straight after lands on screen.
   await page.keyboard.press('End');
-  delay.ms = 1500;
+  gate.closed = true;
   const cycle = [
     ['Control+Tab', second, 'hello second', ' tab'],
     ['Control+Tab', first, 'hello first', ' wrapped'],
@@ -83,10 +115,12 @@ test('typing right after a tab switch lands in the session on screen, however sl
   for (const [keys, tab, draft, typed] of cycle) {
     await page.keyboard.press(keys);
     await page.keyboard.type(typed);
-    await expect(tab).toHaveAttribute('aria-selected', 'true', { timeout: 500 });
+    await expect(tab).toHaveAttribute('aria-selected', 'true');
     await expect(box).toHaveValue(draft + typed);
     await expect(box).toBeFocused();
   }
+  expect(gate.closed).toBe(true);
+  gate.open();
 });
 
 test('Esc stops the visible session wherever the cursor is', async ({ app: page }) => {
