@@ -101,9 +101,10 @@ export class AgentFilesService {
       );
     await writeOrRefuse(file, text, {
       beforeRename: async () => {
-        stillInPlace(file, ref);
         const now = await readText(file);
         if (now === null || versionOf(now) !== version) throw changed();
+        // Last, with no await between it and the rename.
+        stillInPlace(file, ref);
       },
     });
     return this.list(projectRoot);
