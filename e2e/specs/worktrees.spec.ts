@@ -249,6 +249,7 @@ test('deleting a worktree session asks about unmerged commits, archives it, and 
   await view.getByRole('textbox', { name: 'Commit message' }).fill('The agent edit');
   await view.getByRole('button', { name: 'Commit', exact: true }).click();
   await expect(page.getByText(/Committed [0-9a-f]{7} \(1 file\)/)).toBeVisible();
+  await page.getByRole('button', { name: 'Dismiss' }).click();
   await expect(group).toContainText('↑1 ↓0');
   await expect(group).not.toContainText('changed');
   await changes.click();

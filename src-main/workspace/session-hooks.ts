@@ -72,12 +72,13 @@ export function sessionHookRunner(o: SessionHookOptions): HookRunner {
   };
   return new HookRunner({
     hooks: () => {
+      const { hooks, problems } = appHooks(o.locations());
       const gone = o.gone?.() ?? null;
       if (gone !== null) {
-        tell(`none run: ${gone}`);
+        // Said only to someone who has hooks: the composer already says why nothing runs.
+        if (hooks.length > 0) tell(`none run: ${gone}`);
         return [];
       }
-      const { hooks, problems } = appHooks(o.locations());
       for (const p of problems) tell(p);
       return hooks;
     },
