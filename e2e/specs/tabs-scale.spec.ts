@@ -57,10 +57,9 @@ async function expectInside(inner: Locator, outer: Box, what: string) {
 }
 
 async function expectTabVisible(page: Page, tab: Locator) {
-  // The scroll into view may be smooth: let it settle before measuring.
-  await expect
-    .poll(async () => inside(await boxOf(tab), await boxOf(page.getByRole('tablist'))), { timeout: 3000 })
-    .toBe(true);
+  // The scroll into view may be smooth: let it settle before measuring. A smooth scroll's frames
+  // come late on a loaded machine, so the default timeout rather than 3 s.
+  await expect.poll(async () => inside(await boxOf(tab), await boxOf(page.getByRole('tablist')))).toBe(true);
 }
 
 test('12 tabs: the strip scrolls, the active tab is always in view, and All tabs lists every one', async ({
