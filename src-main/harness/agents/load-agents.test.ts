@@ -212,9 +212,9 @@ describe('loadAgentDefinitions', () => {
         writer.kill('SIGKILL');
       });
     }
-    const started = performance.now();
+    // Not timed: a loader that opened a pipe reads nothing and fails on the messages below, while a
+    // bound under the writers' second failed when a loaded machine took that long to load.
     const r = s.load();
-    expect(performance.now() - started).toBeLessThan(900);
     expect(find(r, 'good')).toBeDefined();
     const message = (name: string) => r.problems.find((p) => p.file === at(name))?.message;
     expect(message('pipe.md')).toBe(
