@@ -105,6 +105,19 @@ function gitConfigWrite(args: readonly (string | null)[]): string | null {
   return null;
 }
 
+/** Device files a command may name without reaching outside the project. */
+const DEVICES = new Set(['/dev/null', '/dev/stdin', '/dev/stdout', '/dev/stderr', '/dev/tty']);
+
+/** How a command word leads outside the project, or null (a word that names no outside path). */
+function outsideWord(w: string, lexical: string, tc: ToolUseContext): string | null {
+  if (DEVICES.has(w)) return null;
+  if (w === '~' || w.startsWith('~/')) return `${w} names a path in the home folder, outside the project`;
+  if (!isInside(tc.projectRoot, lexical)) return `${w} names a path outside the project`;
+  if (!isInside(realpathNearest(tc.projectRoot), realpathNearest(lexical)))
+    return `${w} leads through a link outside the project`;
+  return null;
+}
+
 /**
  * Why the engine's "ask" for this call is one a hook cannot answer (containment), or null when the
  * ask is only the ordinary "this needs approval" a hook's allow may skip.
@@ -149,6 +162,11 @@ export function containmentReason(
         const guarded =
           protectedPathReason(lexical, tc.projectRoot) ?? carapaceHomeReason(lexical, carapaceHome);
         if (guarded) return guarded;
+        // A word naming a path outside the project, as written or through a link in it (`cp
+        // keys/id_rsa leak.txt`, `tee ~/.bashrc`, `touch keys/x`), is read or written there: as for
+        // Read and Write, that is the person's call, not a hook's.
+        const outside = outsideWord(w, lexical, tc);
+        if (outside) return `${name} ${outside}`;
         // Removing the project itself, a folder above it, or anything outside it is never a hook's call.
         if (isRm && (c.glob || !isInside(tc.projectRoot, lexical) || lexical === tc.projectRoot))
           return `${name} ${w} removes something no hook may approve`;
