@@ -193,7 +193,8 @@ describe('brace sets', () => {
     const name = 'a'.repeat(GLOB_LIMITS.nameChars);
     const started = performance.now();
     expect(m('{*a*a*a*a*a*a*a*a*b,x}', name)).toBe(false);
-    expect(performance.now() - started).toBeLessThan(500);
+    // Generous for a loaded machine, as above; backtracking here takes hours.
+    expect(performance.now() - started).toBeLessThan(1500);
   });
 });
 
@@ -210,6 +211,7 @@ describe('name globs (tool names in rules)', () => {
     const started = performance.now();
     expect(compileNameGlob('*a*a*a*a*a*a*a*a*b')(name)).toBe(false);
     expect(compileNameGlob('*a*a*a*a*a*a*a*a*b')(`${name}b`)).toBe(true);
-    expect(performance.now() - started).toBeLessThan(500);
+    // Generous for a loaded machine; backtracking here takes billions of steps.
+    expect(performance.now() - started).toBeLessThan(1500);
   });
 });
