@@ -81,11 +81,16 @@ describe.skipIf(!available)('the long-lived sandboxed shell: lifetime and live o
   it('a background command still running keeps it past the submit; it ends when that command ends', async () => {
     const shell = newShell(60_000);
     const letGo = shell.hold();
-    const background = run(shell, 'sleep 1; echo bg');
-    await expect.poll(() => existsSync(placeholder()), { timeout: 10_000 }).toBe(true);
+    // The command ends when the test says so: with 'sleep 1', a loaded machine could take that
+    // second to start the sandbox, and the command had ended (rightly taking the placeholder with
+    // it) before the check below.
+    const background = run(shell, 'while [ ! -e bg-go ]; do sleep 0.05; done; echo bg');
+    await expect.poll(() => existsSync(placeholder())).toBe(true);
     letGo();
+    // A moment for a wrong release to take the shell down; it must not while the command runs.
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(existsSync(placeholder())).toBe(true);
+    writeFileSync(path.join(project, 'bg-go'), '');
     expect((await background).output).toBe('bg\n');
     await expect.poll(() => existsSync(placeholder())).toBe(false);
     await shell.close();
