@@ -238,7 +238,9 @@ describe('a coordinator session in the workspace', () => {
           name: 'solo',
           task: 'SOLO',
           waiting: 'Waiting.',
-          reply: { content: [text('solo finished')], delayMs: 100 },
+          // Held until the test lets it go: with a fixed delay, a loaded machine could finish solo's
+          // answer before the coordinator's turn was seen to end, and 'still working' failed.
+          reply: { content: [text('solo finished')], hold: { afterEvents: 0, gate: 'solo' } },
         }),
         { when: { systemText: COORDINATOR, lastUserText: 'Go on' }, reply: { content: [text('Going on.')] } },
         {
@@ -253,10 +255,11 @@ describe('a coordinator session in the workspace', () => {
     sessions.send(session.id, 'Start');
     const coordinatorRequests = () =>
       t.api.requests.filter((r) => JSON.stringify(r.body.system).includes(COORDINATOR)).length;
-    // The coordinator's turn is over while solo still works (his answer takes half a second).
+    // The coordinator's turn is over while solo still works (his answer is held).
     await until(() => coordinatorRequests() === 3 && sessions.get(session.id).session.activity === 'idle');
     expect(sessions.team(session.id).members[0]?.state).toBe('working');
     sessions.stop(session.id);
+    t.api.release('solo');
     await until(() => sessions.team(session.id).messages.some((m) => m.text === 'solo finished'));
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(coordinatorRequests()).toBe(3);
