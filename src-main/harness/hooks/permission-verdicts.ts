@@ -156,6 +156,16 @@ export function containmentReason(
           if (isRm) return `${name} of a path named at run time`;
           continue;
         }
+        // An option's or an assignment's value (`--output=/x`, `dd of=/x`) names a path as well.
+        const value = /^(?:--?[A-Za-z0-9][\w-]*|[A-Za-z_][\w.-]*)=(.+)$/s.exec(w)?.[1];
+        if (value !== undefined && /^[/~.]/.test(value)) {
+          const at = path.resolve(tc.cwd, value);
+          const held =
+            protectedPathReason(at, tc.projectRoot) ??
+            carapaceHomeReason(at, carapaceHome) ??
+            outsideWord(value, at, tc);
+          if (held) return `${name} ${w}: ${held}`;
+        }
         if (w.startsWith('-')) continue;
         const lexical = path.resolve(tc.cwd, w);
         // Any word naming a protected file (`cp x .git/hooks/pre-commit`) keeps the prompt.
