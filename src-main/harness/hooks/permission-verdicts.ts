@@ -156,8 +156,10 @@ export function containmentReason(
           if (isRm) return `${name} of a path named at run time`;
           continue;
         }
-        // An option's or an assignment's value (`--output=/x`, `dd of=/x`) names a path as well.
-        const value = /^(?:--?[A-Za-z0-9][\w-]*|[A-Za-z_][\w.-]*)=(.+)$/s.exec(w)?.[1];
+        // An option's or an assignment's value (`--output=/x`, `dd of=/x`, `-o/x`) names a path as well.
+        const value =
+          /^(?:--?[A-Za-z0-9][\w-]*|[A-Za-z_][\w.-]*)=(.+)$/s.exec(w)?.[1] ??
+          /^-[A-Za-z]([/~].*)$/s.exec(w)?.[1];
         if (value !== undefined && /^[/~.]/.test(value)) {
           const at = path.resolve(tc.cwd, value);
           const held =
