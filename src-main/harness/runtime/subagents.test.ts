@@ -294,7 +294,14 @@ describe('sub-agents through the Agent tool', () => {
           },
           {
             when: { lastUserText: 'BACKGROUND job' },
-            reply: { content: [text('background result 42')], delayMs: 30, chunkChars: 4 },
+            // Held until the test has seen the call return: with only a 150 ms stream, a loaded
+            // machine could finish the agent before the parent's turn ended, and 'running' failed.
+            reply: {
+              content: [text('background result 42')],
+              delayMs: 30,
+              chunkChars: 4,
+              hold: { afterEvents: 0, gate: 'bg' },
+            },
           },
           {
             when: { lastUserText: 'Started the general-purpose agent' },
@@ -311,6 +318,7 @@ describe('sub-agents through the Agent tool', () => {
     expect(taskId).toBeDefined();
     // It returned before the agent finished.
     expect(t.runtime.engine.tasks.list().find((x) => x.id === taskId)?.status).toBe('running');
+    t.api.release('bg');
     await t.runtime.engine.tasks.waitFor(taskId ?? '', 10_000, new AbortController().signal);
     const read = t.runtime.engine.tasks.readNew(taskId ?? '');
     expect(read?.status).toBe('completed');
@@ -382,11 +390,13 @@ describe('background agents are bounded', () => {
     const t = await testRuntime({
       steps: [
         { when: { lastUserText: 'fan out' }, reply: { content: calls, stop_reason: 'tool_use' } },
-        // Each background agent is still answering when the message's calls are all made.
+        // Each background agent is still answering when the message's calls are all made: held
+        // until the test is done looking (a 0.5 s stream could end early on a loaded machine, and
+        // a later call was then let through).
         {
           when: { lastUserPattern: '^FANOUT job' },
           times: true,
-          reply: { content: [text('fan result')], chunkChars: 1, delayMs: 50 },
+          reply: { content: [text('fan result')], hold: { afterEvents: 0, gate: 'fan' } },
         },
         { when: { lastUserPattern: 'Started|Not started' }, reply: { content: [text('launched')] } },
       ],
@@ -403,6 +413,7 @@ describe('background agents are bounded', () => {
     expect(t.runtime.engine.tasks.list().filter((x) => x.kind === 'local_agent')).toHaveLength(
       MAX_RUNNING_BACKGROUND_AGENTS,
     );
+    t.api.release('fan');
   });
 });
 
