@@ -96,6 +96,8 @@ export const ErrorReply = z.object({
   headers: z.record(z.string(), z.string()).optional(),
   /** Wait this long before answering, like a slow failing upstream. */
   delayMs: z.number().int().nonnegative().default(0),
+  /** Answer only once a test opens this gate (`ScriptedApi.release`): a failure at a chosen moment. */
+  hold: z.object({ gate: z.string().min(1) }).optional(),
 });
 export type ErrorReply = z.output<typeof ErrorReply>;
 

@@ -143,6 +143,29 @@ describe('scripted Messages API, through the real SDK', () => {
     expect(seen.get('one')).toBe('one: restone: rest');
   });
 
+  it('holds an error answer at a gate until the test opens it', async () => {
+    const { sdk, api } = await serve({
+      steps: [
+        {
+          reply: {
+            error: { status: 400, type: 'invalid_request_error', message: 'late', hold: { gate: 'e' } },
+          },
+        },
+      ],
+    });
+    let settled = false;
+    const answer = sdk.messages.create(ask('x')).finally(() => {
+      settled = true;
+    });
+    const failed = expect(answer).rejects.toMatchObject({ status: 400 });
+    // The request has arrived and is waiting at the gate, unanswered.
+    await expect.poll(() => api.requests.length).toBe(1);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(settled).toBe(false);
+    api.release('e');
+    await failed;
+  });
+
   it('answers errors with status and error.type, as the API does', async () => {
     const { sdk } = await serve({
       steps: [

@@ -224,6 +224,7 @@ export async function startScriptedApi(options: ScriptedApiOptions): Promise<Scr
       return;
     }
     if ('error' in reply) {
+      if (reply.error.hold) await passGate(reply.error.hold.gate);
       if (reply.error.delayMs > 0) await sleep(reply.error.delayMs);
       sendApiError(res, reply.error.status, reply.error.type, reply.error.message, reply.error.headers);
       return;
