@@ -11,9 +11,9 @@ test.use({
         when: { lastUserText: 'slow job' },
         reply: {
           content: [{ type: 'text', text: `Working on it ${'step '.repeat(40)}finished.` }],
-          chunkChars: 8,
-          // About 3 s, so that on a loaded machine it still ends after the second tab is shown.
-          delayMs: 100,
+          // Held until the second tab is shown (a fixed 3 s stream could end before it on a loaded
+          // machine, and then it had not finished out of view).
+          hold: { afterEvents: 0, gate: 'slow job' },
         },
       },
       {
@@ -30,9 +30,8 @@ test.use({
             },
           ],
           stop_reason: 'tool_use',
-          // About 8 s: opening a project can take seconds on a loaded machine.
-          chunkChars: 8,
-          delayMs: 150,
+          // Held until the person is back in the other project, however long opening it takes.
+          hold: { afterEvents: 0, gate: 'write in beta' },
         },
       },
       {
@@ -46,7 +45,8 @@ test.use({
             status: 400,
             type: 'invalid_request_error',
             message: 'model: field required',
-            delayMs: 1500,
+            // Answered once the person has looked away from its session.
+            hold: { gate: 'doomed job' },
           },
         },
       },
@@ -56,6 +56,7 @@ test.use({
 
 test('a session that finishes or fails out of view gets a badge and a desktop notification', async ({
   app: page,
+  api,
   context,
 }) => {
   await context.grantPermissions(['notifications']);
@@ -85,7 +86,8 @@ test('a session that finishes or fails out of view gets a badge and a desktop no
   // Look elsewhere while it works.
   const second = await newSessionTab(page);
   await expect(second).toHaveAttribute('aria-selected', 'true');
-  await expect(first).toHaveAttribute('data-badge', 'unseen', { timeout: 15_000 });
+  api.release('slow job');
+  await expect(first).toHaveAttribute('data-badge', 'unseen');
   await expect(first).toHaveAccessibleName('slow job, done, unseen');
   await expect
     .poll(shown)
@@ -96,6 +98,8 @@ test('a session that finishes or fails out of view gets a badge and a desktop no
   await expect(second).toHaveAttribute('data-badge', 'working');
   await first.click();
   await expect(first).toHaveAttribute('data-badge', 'idle');
+  await expect(first).toHaveAttribute('aria-selected', 'true');
+  api.release('doomed job');
   await expect(second).toHaveAttribute('data-badge', 'error');
   await expect.poll(async () => (await shown()).length).toBe(2);
   expect((await shown())[1]).toEqual({
@@ -149,6 +153,7 @@ async function openProjectFolder(page: Page, folder: string) {
 
 test('a session of another open project that asks for approval shows in the Inbox with its project, fires a notification, and goes on once approved there', async ({
   app: page,
+  api,
   context,
   project: alpha,
 }) => {
@@ -165,11 +170,12 @@ test('a session of another open project that asks for approval shows in the Inbo
     // Back to project A before it asks.
     await openProjectFolder(page, alpha);
     await expect(page.getByRole('tab')).toHaveCount(0);
+    api.release('write in beta');
 
     // It asks while A is in view: the Inbox lists it under B's name, and the person is told.
     const inbox = page.getByRole('region', { name: 'Inbox' });
     const entry = inbox.getByRole('option');
-    await expect(entry).toHaveCount(1, { timeout: 20_000 });
+    await expect(entry).toHaveCount(1);
     await expect(entry).toContainText(`${betaName} · write in beta`);
     await expect(entry).toContainText('beta.txt');
     await expect
