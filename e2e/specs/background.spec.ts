@@ -18,8 +18,10 @@ test.use({
             },
           ],
           stop_reason: 'tool_use',
+          // Held mid-text until the test has seen it working in the background: a 3 s stream could
+          // reach its question first on a loaded machine.
           chunkChars: 4,
-          delayMs: 40,
+          hold: { afterEvents: 6, gate: 'background job' },
         },
       },
       {
@@ -32,6 +34,7 @@ test.use({
 
 test('a running session sent to the background keeps working with its tab closed, says when it needs the person and when it ends', async ({
   app: page,
+  api,
   context,
   project,
 }) => {
@@ -60,6 +63,7 @@ test('a running session sent to the background keeps working with its tab closed
   const entry = sidebar.locator('[data-background="true"]');
   await expect(entry).toHaveAttribute('data-badge', 'working');
   await expect(entry).toContainText('background');
+  api.release('background job');
 
   // It asks to write: the person is told, and answers from the Inbox without opening it.
   await expect(entry).toHaveAttribute('data-badge', 'waiting');
