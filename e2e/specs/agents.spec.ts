@@ -73,7 +73,9 @@ test.use({
             },
           ],
           chunkChars: 3,
-          delayMs: 60,
+          // Held after 'Explored the pa' until the test has seen the card working: a 2 s stream
+          // could end first on a loaded machine.
+          hold: { afterEvents: 8, gate: 'report' },
           usage: { input_tokens: 1000, output_tokens: 50 },
         },
       },
@@ -123,6 +125,7 @@ test('two Agent calls at once: two live cards with costs, a verdict, the asking 
   // Its report streams into the card's live line while it works.
   await expect(explore.getByTestId('agent-progress')).toContainText('Explored the');
   await expect(explore).toHaveAttribute('data-agent-state', 'working');
+  api.release('report');
   await expect(log.getByText('Both agents are done.')).toBeVisible();
   await expect(explore).toHaveAttribute('data-agent-state', 'done');
   await expect(explore.getByTestId('agent-cost')).toHaveText(COST);
