@@ -28,7 +28,7 @@ const tool = (name: string): AnyTool => {
   return t;
 };
 
-type Swap = (where: { root: string; outside: string }) => Record<string, unknown>;
+type Swap = (where: { root: string; outside: string }) => Record<string, unknown> | undefined;
 
 function setup(swap: Swap) {
   const ctx = toolContext({ toolUseId: 'toolu_h', permissionMode: 'default' });
@@ -262,6 +262,43 @@ describe('a PreToolUse allow-everything hook and commands that reach outside the
         'allow',
       ]);
       expect([command, s.asked.length]).toEqual([command, 0]);
+    }
+  });
+});
+
+describe('a hook allowing WebFetch of an address on this machine or behind it', () => {
+  // The pinning fetches an IP literal (or localhost) as approved: that approval must be a person's.
+  const local = [
+    'http://169.254.169.254/latest/meta-data/',
+    'http://127.0.0.1:8080/admin',
+    'http://localhost:3000/',
+    'http://[::1]:9000/',
+    'http://10.0.0.5/',
+    'http://0/',
+    'http://[fd00::1]/',
+  ];
+  it('-p: an untrusted project hook allowing the call as it is, or swapping a public URL for one, is refused', async () => {
+    for (const url of local) {
+      const asIs = setup(() => undefined);
+      const d = await asIs.gate.check(tool('WebFetch'), { url, prompt: 'p' }, asIs.ctx);
+      expect([url, d.behavior]).toEqual([url, 'deny']);
+      const swapped = setup(() => ({ url, prompt: 'p' }));
+      const d2 = await swapped.gate.check(
+        tool('WebFetch'),
+        { url: 'https://example.com/', prompt: 'p' },
+        swapped.ctx,
+      );
+      expect([url, d2.behavior]).toEqual([url, 'deny']);
+    }
+  });
+
+  it('-p: a public address or name is still the hook’s to allow', async () => {
+    for (const url of ['https://example.com/docs', 'https://93.184.216.34/', 'https://[2606:4700::1111]/']) {
+      const s = setup(() => undefined);
+      expect([url, (await s.gate.check(tool('WebFetch'), { url, prompt: 'p' }, s.ctx)).behavior]).toEqual([
+        url,
+        'allow',
+      ]);
     }
   });
 });

@@ -1,9 +1,11 @@
 import { lstatSync, readlinkSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { realpathNearest } from '../../platform/real-path';
 import type { PermissionDecision } from '../permissions/engine';
 import { carapaceHomeReason, protectedPathReason } from '../permissions/protected-paths';
 import { isInside } from '../tools/paths';
+import { addressKind } from '../tools/web/ip-ranges';
 import type { AnyTool, ToolUseContext } from '../tools/tool';
 import type { HookSource } from './sources';
 
@@ -105,6 +107,32 @@ function gitConfigWrite(args: readonly (string | null)[]): string | null {
   return null;
 }
 
+/**
+ * Why no hook may approve fetching this URL, or null. WebFetch fetches an IP literal, or localhost,
+ * as approved (a name is refused at fetch time if it leads to such an address): that approval must
+ * be a person's, or an allow-everything hook would hand the model the cloud metadata service
+ * (169.254.169.254) or a dev server on this machine.
+ */
+function localFetch(url: unknown): string | null {
+  if (typeof url !== 'string') return null;
+  let host: string;
+  try {
+    host = new URL(url.trim()).hostname
+      .replace(/^\[|\]$/g, '')
+      .toLowerCase()
+      .replace(/\.$/, '');
+  } catch {
+    return null; // WebFetch refuses it itself
+  }
+  if (host === 'localhost' || host.endsWith('.localhost'))
+    return `WebFetch of ${host} reaches this machine; only a person approves that`;
+  if (isIP(host) === 0) return null;
+  const kind = addressKind(host);
+  return kind === 'public'
+    ? null
+    : `WebFetch of ${host}, ${kind === 'unspecified' ? 'this machine' : `a ${kind} address`}, reaches this machine or a network behind it; only a person approves that`;
+}
+
 /** Device files a command may name without reaching outside the project. */
 const DEVICES = new Set(['/dev/null', '/dev/stdin', '/dev/stdout', '/dev/stderr', '/dev/tty']);
 
@@ -185,6 +213,10 @@ export function containmentReason(
       }
     }
     return null;
+  }
+  if (tool.name === 'WebFetch') {
+    const held = localFetch(input['url']);
+    if (held) return held;
   }
   for (const w of tool.writesTo(input, tc)) {
     const held = guardedWrite(w, tc, carapaceHome);
