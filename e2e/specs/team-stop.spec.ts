@@ -27,7 +27,11 @@ test.use({
         },
       },
       { when: { lastUserText: 'CHILD-Keep' }, reply: { ...SLOW('keep'), delayMs: 8 } },
-      { when: { lastUserText: 'CHILD-Halt' }, reply: SLOW('halt') },
+      // Held mid-answer (never let go): the person stops it however long reaching the card takes.
+      {
+        when: { lastUserText: 'CHILD-Halt' },
+        reply: { ...SLOW('halt'), hold: { afterEvents: 6, gate: 'halt' } },
+      },
       {
         when: { lastUserPattern: 'keep is reading' },
         reply: { content: [{ type: 'text', text: 'One finished, one was stopped.' }] },
