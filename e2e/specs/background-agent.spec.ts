@@ -33,10 +33,15 @@ test.use({
         when: { lastUserText: 'Started the general-purpose agent' },
         reply: { content: [{ type: 'text', text: 'It runs in the background.' }] },
       },
-      // Slow on purpose: about 3 s, so the main agent's answer comes first.
+      // Held until the test has seen the main agent answer with the task still running (a 3 s
+      // stream bet that the main agent's answer would come first, which a loaded machine can lose).
       {
         when: { lastUserText: 'BG-CHILD' },
-        reply: { content: [{ type: 'text', text: RESULT }], chunkChars: 1, delayMs: 80 },
+        reply: {
+          content: [{ type: 'text', text: RESULT }],
+          chunkChars: 4,
+          hold: { afterEvents: 4, gate: 'bg' },
+        },
       },
     ],
   },
@@ -44,6 +49,7 @@ test.use({
 
 test('an Agent call with run_in_background returns at once; the person is told when it ends and its result is kept', async ({
   app: page,
+  api,
 }) => {
   await newSessionTab(page);
   await send(page, 'count the TODOs');
@@ -53,9 +59,8 @@ test('an Agent call with run_in_background returns at once; the person is told w
   const task = tasks.getByRole('listitem', { name: 'Task Count TODOs' });
   // The main agent has answered, and the background agent is still at work.
   await expect(task.locator('[data-status]')).toHaveAttribute('data-status', 'running');
-  await expect(page.getByRole('alert')).toContainText('Background agent “Count TODOs” finished', {
-    timeout: 15_000,
-  });
+  api.release('bg');
+  await expect(page.getByRole('alert')).toContainText('Background agent “Count TODOs” finished');
   await expect(task.locator('[data-status]')).toHaveAttribute('data-status', 'completed');
   await task.locator('summary').click();
   await expect(task.getByLabel('Output')).toContainText(RESULT);
