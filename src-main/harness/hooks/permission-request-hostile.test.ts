@@ -236,6 +236,9 @@ describe('a PreToolUse allow-everything hook and commands that reach outside the
       'tee OUT/planted',
       'curl -oOUT/x https://example.com',
       'dd if=OUT/id_rsa of=leak.txt',
+      'curl http://169.254.169.254/latest/meta-data/',
+      'wget -qO- http://127.0.0.1:8080/admin',
+      'curl --url=http://localhost:3000/',
     ]) {
       const s = preToolUseSetup();
       const concrete = command.replaceAll('OUT', s.outside);
@@ -255,6 +258,7 @@ describe('a PreToolUse allow-everything hook and commands that reach outside the
       'npm test -- --reporter=dot --output=./out/report.txt',
       'sort -o sorted.txt a.txt',
       'git log --format=%H origin/main',
+      'curl -s https://example.com/api',
     ]) {
       const s = preToolUseSetup();
       expect([command, (await s.gate.check(tool('Bash'), { command }, s.ctx)).behavior]).toEqual([

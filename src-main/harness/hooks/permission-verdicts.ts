@@ -113,7 +113,7 @@ function gitConfigWrite(args: readonly (string | null)[]): string | null {
  * be a person's, or an allow-everything hook would hand the model the cloud metadata service
  * (169.254.169.254) or a dev server on this machine.
  */
-function localFetch(url: unknown): string | null {
+function localFetch(url: unknown, who = 'WebFetch'): string | null {
   if (typeof url !== 'string') return null;
   let host: string;
   try {
@@ -125,12 +125,12 @@ function localFetch(url: unknown): string | null {
     return null; // WebFetch refuses it itself
   }
   if (host === 'localhost' || host.endsWith('.localhost'))
-    return `WebFetch of ${host} reaches this machine; only a person approves that`;
+    return `${who} of ${host} reaches this machine; only a person approves that`;
   if (isIP(host) === 0) return null;
   const kind = addressKind(host);
   return kind === 'public'
     ? null
-    : `WebFetch of ${host}, ${kind === 'unspecified' ? 'this machine' : `a ${kind} address`}, reaches this machine or a network behind it; only a person approves that`;
+    : `${who} of ${host}, ${kind === 'unspecified' ? 'this machine' : `a ${kind} address`}, reaches this machine or a network behind it; only a person approves that`;
 }
 
 /** Device files a command may name without reaching outside the project. */
@@ -188,6 +188,12 @@ export function containmentReason(
         const value =
           /^(?:--?[A-Za-z0-9][\w-]*|[A-Za-z_][\w.-]*)=(.+)$/s.exec(w)?.[1] ??
           /^-[A-Za-z]([/~].*)$/s.exec(w)?.[1];
+        // A URL to this machine or a network behind it (`curl http://169.254.169.254/…`), as for WebFetch.
+        for (const u of [w, value])
+          if (u !== undefined && /^[a-z][a-z0-9+.-]*:\/\//i.test(u)) {
+            const local = localFetch(u, name);
+            if (local) return local;
+          }
         if (value !== undefined && /^[/~.]/.test(value)) {
           const at = path.resolve(tc.cwd, value);
           const held =
