@@ -134,7 +134,9 @@ describe.skipIf(!available)('the long-lived sandboxed shell', () => {
 
   it('a timeout or Stop kills the command, not the shell, and the next command works', async () => {
     writeFileSync(path.join(project, 'marker'), '');
-    const timed = await run('echo start; sleep 30', { timeoutMs: 500 });
+    // 2 s, not 0.5: 'start' must be out before the timeout, and a loaded machine can take half a
+    // second to get a command going.
+    const timed = await run('echo start; sleep 30', { timeoutMs: 2000 });
     expect(timed).toMatchObject({ timedOut: true, exitCode: null });
     expect(timed.output).toContain('start');
     const stop = new AbortController();
