@@ -280,6 +280,10 @@ describe('a hook allowing WebFetch of an address on this machine or behind it', 
     'http://10.0.0.5/',
     'http://0/',
     'http://[fd00::1]/',
+    'http://2130706433/',
+    'http://LOCALHOST./',
+    'http://app.localhost/',
+    'http://[::]/',
   ];
   it('-p: an untrusted project hook allowing the call as it is, or swapping a public URL for one, is refused', async () => {
     for (const url of local) {
