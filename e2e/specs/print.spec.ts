@@ -297,7 +297,12 @@ test('Ctrl+C stops the turn and still prints the result; --continue picks up the
     steps: [
       {
         when: { lastUserText: 'slow' },
-        reply: { content: [text('word '.repeat(500))], chunkChars: 5, delayMs: 20 },
+        // Held after a few words until the end of the test: the turn is still running when Ctrl+C comes.
+        reply: {
+          content: [text('word '.repeat(500))],
+          chunkChars: 5,
+          hold: { afterEvents: 12, gate: 'rest' },
+        },
       },
       { when: { lastUserText: 'next' }, reply: { content: [text('continued')] } },
     ],
@@ -305,10 +310,19 @@ test('Ctrl+C stops the turn and still prints the result; --continue picks up the
   try {
     const run = runCli(['-p', 'slow', '--output-format', 'json'], c.env, c.project);
     await expect.poll(() => c.api.requests.length, { timeout: 10_000 }).toBe(1);
-    // The reply streams for ~10 s; half a second in, several words have arrived.
-    await new Promise((r) => setTimeout(r, 500));
+    // The words that streamed are written down in pieces: wait for them there, not for a fixed time.
+    const dir = path.dirname(c.sessionFile('x'));
+    const onDisk = () =>
+      existsSync(dir)
+        ? readdirSync(dir)
+            .filter((f) => f.endsWith('.jsonl'))
+            .map((f) => readFileSync(path.join(dir, f), 'utf8'))
+            .join('')
+        : '';
+    await expect.poll(onDisk, { timeout: 15_000 }).toMatch(/"partial".*word word/);
     run.child.kill('SIGINT');
     expect(await run.exit).toBe(130);
+    c.api.release('rest');
     const result = JSON.parse(run.stdout()) as {
       terminal_reason: string;
       is_error: boolean;

@@ -45,7 +45,8 @@ describe('hostile hooks end and stay bounded', () => {
     const r = await runCommandHook(
       { type: 'command', command: `setsid sh -c 'sleep 120; echo ${marker}' & echo started` },
       { hook_event_name: 'Stop' },
-      { cwd: dir, env, projectDir: dir, timeoutMs: 1_000 },
+      // Long enough for `echo started` on a loaded machine, far short of the grandchild's 120 s.
+      { cwd: dir, env, projectDir: dir, timeoutMs: 5_000 },
     );
     expect(r.status).toBe('timeout');
     expect(r.stdout).toBe('started\n');
