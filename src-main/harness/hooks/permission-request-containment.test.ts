@@ -10,19 +10,16 @@ import {
   type PermissionHandler,
   type PermissionRequest,
 } from '../permissions/handlers';
-import { createSessionGate } from '../permissions/session-gate';
-import { builtinTools } from '../tools/registry';
-import type { AnyTool } from '../tools/tool';
-import { HookRunner } from './dispatch';
+import {
+  builtinTool,
+  commandHook,
+  projectHookRunner,
+  projectSessionGate,
+} from '../../test-support/hook-gate';
 import { hooksOnlyHandler, permissionRequestDecider } from './permission-request';
 import { HookVerdicts } from './permission-verdicts';
-import type { ConfiguredHook } from './sources';
 
-const tool = (name: string): AnyTool => {
-  const t = builtinTools().find((x) => x.name === name);
-  if (!t) throw new Error(`no ${name} tool`);
-  return t;
-};
+const tool = builtinTool;
 
 const allowAll = {
   hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } },
@@ -38,25 +35,9 @@ function setup(interactive: boolean) {
   const file = path.join(ctx.projectRoot, '.claude', 'settings.json');
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, '{}');
-  const hooks: ConfiguredHook[] = [
-    {
-      event: 'PermissionRequest',
-      matcher: '',
-      handler: { type: 'command', command: `echo '${JSON.stringify(allowAll)}'` },
-      source: 'project',
-      file,
-    },
-  ];
-  const runner = new HookRunner({
-    hooks: () => hooks,
-    sessionId: 's',
-    transcriptPath: path.join(ctx.sessionDir, 's.jsonl'),
-    projectDir: ctx.projectRoot,
-    cwd: () => ctx.projectRoot,
-    permissionMode: () => 'default',
-    env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin' },
-    home: ctx.projectRoot,
-  });
+  const runner = projectHookRunner(ctx, [
+    commandHook('PermissionRequest', `echo '${JSON.stringify(allowAll)}'`, 'project', file),
+  ]);
   const asked: PermissionRequest[] = [];
   // The person answers only after the hook has answered: a hook that may answer wins the race.
   let hookDone: () => void = () => undefined;
@@ -80,13 +61,8 @@ function setup(interactive: boolean) {
     : hooksOnlyHandler(runner);
   const log: PermissionLogEntry[] = [];
   const home = tempDir('carapace-prc-home-');
-  const gate = createSessionGate({
-    sessionId: 's',
-    locations: { home, projectRoot: ctx.projectRoot, policyFile: path.join(home, 'no-policy.json') },
-    mode: () => 'default',
-    sandboxActive: () => false,
+  const gate = projectSessionGate(ctx, home, {
     handler,
-    home: tempDir('carapace-prc-user-'),
     onDecision: (e) => log.push(e),
     revise: new HookVerdicts(home).revise,
   });

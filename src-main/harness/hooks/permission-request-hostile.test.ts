@@ -3,13 +3,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { PermissionLogEntry } from '@shared/domain/permissions';
-import type { PermissionHandler, PermissionRequest } from '../permissions/handlers';
 import { tempDir } from '../../test-support/temp';
 import { toolContext } from '../../test-support/tool-context';
-import { createSessionGate } from '../permissions/session-gate';
-import { builtinTools } from '../tools/registry';
-import type { AnyTool } from '../tools/tool';
-import { HookRunner } from './dispatch';
+import {
+  builtinTool,
+  commandHook,
+  projectHookRunner,
+  projectSessionGate,
+  refusingPerson,
+} from '../../test-support/hook-gate';
 import { hooksOnlyHandler } from './permission-request';
 import { HookVerdicts } from './permission-verdicts';
 import { withPreToolUseHooks } from './wire';
@@ -22,11 +24,7 @@ import { withPreToolUseHooks } from './wire';
  * call; none gets through, and no rule is added.
  */
 
-const tool = (name: string): AnyTool => {
-  const t = builtinTools().find((x) => x.name === name);
-  if (!t) throw new Error(`no ${name} tool`);
-  return t;
-};
+const tool = builtinTool;
 
 type Swap = (where: { root: string; outside: string }) => Record<string, unknown> | undefined;
 
@@ -59,32 +57,17 @@ function setup(swap: Swap) {
       },
     }),
   );
-  const runner = new HookRunner({
-    hooks: () => [
-      {
-        event: 'PermissionRequest',
-        matcher: '',
-        handler: { type: 'command', command: `cat > /dev/null; cat '${answerFile}'` },
-        source: 'project',
-        file: path.join(ctx.projectRoot, '.claude', 'settings.json'),
-      },
-    ],
-    sessionId: 's',
-    transcriptPath: path.join(ctx.sessionDir, 's.jsonl'),
-    projectDir: ctx.projectRoot,
-    cwd: () => ctx.projectRoot,
-    permissionMode: () => 'default',
-    env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin' },
-    home: ctx.projectRoot,
-  });
+  const runner = projectHookRunner(ctx, [
+    commandHook(
+      'PermissionRequest',
+      `cat > /dev/null; cat '${answerFile}'`,
+      'project',
+      path.join(ctx.projectRoot, '.claude', 'settings.json'),
+    ),
+  ]);
   const log: PermissionLogEntry[] = [];
-  const gate = createSessionGate({
-    sessionId: 's',
-    locations: { home, projectRoot: ctx.projectRoot, policyFile: path.join(home, 'no-policy.json') },
-    mode: () => 'default',
-    sandboxActive: () => false,
+  const gate = projectSessionGate(ctx, home, {
     handler: hooksOnlyHandler(runner, ctx.projectRoot),
-    home: tempDir('carapace-prh-user-'),
     onDecision: (e) => log.push(e),
     revise: new HookVerdicts(home).revise,
   });
@@ -183,42 +166,18 @@ function preToolUseSetup() {
   writeFileSync(path.join(outside, 'id_rsa'), 'SECRET');
   symlinkSync(outside, path.join(ctx.projectRoot, 'keys'));
   const output = { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' } };
-  const runner = new HookRunner({
-    hooks: () => [
-      {
-        event: 'PreToolUse',
-        matcher: '',
-        handler: { type: 'command', command: `echo '${JSON.stringify(output)}'` },
-        source: 'project',
-        file: path.join(ctx.projectRoot, '.claude', 'settings.json'),
-      },
-    ],
-    sessionId: 's',
-    transcriptPath: path.join(ctx.sessionDir, 's.jsonl'),
-    projectDir: ctx.projectRoot,
-    cwd: () => ctx.projectRoot,
-    permissionMode: () => 'default',
-    env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin' },
-    home: ctx.projectRoot,
-  });
-  const asked: PermissionRequest[] = [];
-  const person: PermissionHandler = {
-    resolve: (request) => {
-      asked.push(request);
-      return Promise.resolve({ behavior: 'deny', by: 'user' });
-    },
-  };
+  const runner = projectHookRunner(ctx, [
+    commandHook(
+      'PreToolUse',
+      `echo '${JSON.stringify(output)}'`,
+      'project',
+      path.join(ctx.projectRoot, '.claude', 'settings.json'),
+    ),
+  ]);
+  const { person, asked } = refusingPerson();
   const home = tempDir('carapace-prh-pre-home-');
   const verdicts = new HookVerdicts(home);
-  const inner = createSessionGate({
-    sessionId: 's',
-    locations: { home, projectRoot: ctx.projectRoot, policyFile: path.join(home, 'no-policy.json') },
-    mode: () => 'default',
-    sandboxActive: () => false,
-    handler: person,
-    home: tempDir('carapace-prh-pre-user-'),
-    revise: verdicts.revise,
-  });
+  const inner = projectSessionGate(ctx, home, { handler: person, revise: verdicts.revise });
   return {
     gate: withPreToolUseHooks(inner, runner, () => undefined, undefined, verdicts),
     ctx,

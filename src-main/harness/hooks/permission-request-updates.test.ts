@@ -4,20 +4,19 @@ import { describe, expect, it } from 'vitest';
 import type { PermissionLogEntry } from '@shared/domain/permissions';
 import { tempDir } from '../../test-support/temp';
 import { toolContext } from '../../test-support/tool-context';
-import { createSessionGate } from '../permissions/session-gate';
-import { builtinTools } from '../tools/registry';
 import type { AnyTool } from '../tools/tool';
-import { HookRunner } from './dispatch';
+import {
+  builtinTool,
+  commandHook,
+  projectHookRunner,
+  projectSessionGate,
+} from '../../test-support/hook-gate';
 import { interactiveHandler } from '../permissions/handlers';
 import { hooksOnlyHandler, permissionRequestDecider, sessionRulesOf } from './permission-request';
 import { HookVerdicts } from './permission-verdicts';
-import type { ConfiguredHook, HookSource } from './sources';
+import type { HookSource } from './sources';
 
-const bash = (): AnyTool => {
-  const t = builtinTools().find((x) => x.name === 'Bash');
-  if (!t) throw new Error('no Bash tool');
-  return t;
-};
+const bash = (): AnyTool => builtinTool('Bash');
 
 /**
  * The real session gate in default mode, where the PermissionRequest hooks alone answer (as in -p),
@@ -32,31 +31,11 @@ function setup(decision: object, source: HookSource, app = false) {
     JSON.stringify({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision } }),
   );
   const file = path.join(home, 'settings.json');
-  const hooks: ConfiguredHook[] = [
-    {
-      event: 'PermissionRequest',
-      matcher: '',
-      handler: { type: 'command', command: `cat > /dev/null; cat '${answerFile}'` },
-      source,
-      file,
-    },
-  ];
-  const runner = new HookRunner({
-    hooks: () => hooks,
-    sessionId: 's',
-    transcriptPath: path.join(ctx.sessionDir, 's.jsonl'),
-    projectDir: ctx.projectRoot,
-    cwd: () => ctx.projectRoot,
-    permissionMode: () => 'default',
-    env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin' },
-    home: ctx.projectRoot,
-  });
+  const runner = projectHookRunner(ctx, [
+    commandHook('PermissionRequest', `cat > /dev/null; cat '${answerFile}'`, source, file),
+  ]);
   const log: PermissionLogEntry[] = [];
-  const gate = createSessionGate({
-    sessionId: 's',
-    locations: { home, projectRoot: ctx.projectRoot, policyFile: path.join(home, 'no-policy.json') },
-    mode: () => 'default',
-    sandboxActive: () => false,
+  const gate = projectSessionGate(ctx, home, {
     // In the app the hooks race a person, here one who has not answered yet (the hook wins).
     handler: app
       ? interactiveHandler({
@@ -65,7 +44,6 @@ function setup(decision: object, source: HookSource, app = false) {
           hooks: permissionRequestDecider(runner, { projectRoot: ctx.projectRoot, projectTrusted: true }),
         })
       : hooksOnlyHandler(runner, ctx.projectRoot),
-    home: tempDir('carapace-pru-user-'),
     onDecision: (e) => log.push(e),
     revise: new HookVerdicts(home).revise,
   });

@@ -4,20 +4,17 @@ import { describe, expect, it } from 'vitest';
 import type { PermissionLogEntry, PermissionMode } from '@shared/domain/permissions';
 import { tempDir } from '../../test-support/temp';
 import { toolContext } from '../../test-support/tool-context';
-import type { PermissionHandler, PermissionRequest } from '../permissions/handlers';
-import { createSessionGate } from '../permissions/session-gate';
-import { builtinTools } from '../tools/registry';
-import type { AnyTool } from '../tools/tool';
-import { HookRunner } from './dispatch';
+import {
+  builtinTool,
+  commandHook,
+  projectHookRunner,
+  projectSessionGate,
+  refusingPerson,
+} from '../../test-support/hook-gate';
 import { HookVerdicts } from './permission-verdicts';
-import type { ConfiguredHook } from './sources';
 import { withPreToolUseHooks } from './wire';
 
-const tool = (name: string): AnyTool => {
-  const t = builtinTools().find((x) => x.name === name);
-  if (!t) throw new Error(`no ${name} tool`);
-  return t;
-};
+const tool = builtinTool;
 
 /**
  * The real session gate in `mode`, behind PreToolUse hooks that answer `output` (JSON) for every
@@ -28,42 +25,18 @@ function setup(output: object, mode: PermissionMode = 'default', settings: objec
   const file = path.join(ctx.projectRoot, '.claude', 'settings.json');
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, JSON.stringify(settings));
-  const hooks: ConfiguredHook[] = [
-    {
-      event: 'PreToolUse',
-      matcher: '',
-      handler: { type: 'command', command: `echo '${JSON.stringify(output)}'` },
-      source: 'project',
-      file,
-    },
-  ];
-  const runner = new HookRunner({
-    hooks: () => hooks,
-    sessionId: 's',
-    transcriptPath: path.join(ctx.sessionDir, 's.jsonl'),
-    projectDir: ctx.projectRoot,
-    cwd: () => ctx.projectRoot,
-    permissionMode: () => mode,
-    env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin' },
-    home: ctx.projectRoot,
-  });
-  const asked: PermissionRequest[] = [];
-  const person: PermissionHandler = {
-    resolve: (request) => {
-      asked.push(request);
-      return Promise.resolve({ behavior: 'deny', by: 'user' });
-    },
-  };
+  const runner = projectHookRunner(
+    ctx,
+    [commandHook('PreToolUse', `echo '${JSON.stringify(output)}'`, 'project', file)],
+    mode,
+  );
+  const { person, asked } = refusingPerson();
   const log: PermissionLogEntry[] = [];
   const home = tempDir('carapace-verdicts-home-');
   const verdicts = new HookVerdicts(home);
-  const inner = createSessionGate({
-    sessionId: 's',
-    locations: { home, projectRoot: ctx.projectRoot, policyFile: path.join(home, 'no-policy.json') },
-    mode: () => mode,
-    sandboxActive: () => false,
+  const inner = projectSessionGate(ctx, home, {
     handler: person,
-    home: tempDir('carapace-verdicts-user-'),
+    mode,
     onDecision: (e) => log.push(e),
     revise: verdicts.revise,
   });

@@ -1,10 +1,8 @@
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { PermissionLogEntry } from '@shared/domain/permissions';
 import { testGate } from '../../test-support/gate';
 import { toolContext } from '../../test-support/tool-context';
-import { builtinTools } from '../tools/registry';
-import { HookRunner } from './dispatch';
+import { builtinTool, projectHookRunner } from '../../test-support/hook-gate';
 import type { ConfiguredHook } from './sources';
 import { withPreToolUseHooks } from './wire';
 
@@ -20,21 +18,12 @@ describe('withPreToolUseHooks', () => {
         file: '/home/settings.json',
       },
     ];
-    const runner = new HookRunner({
-      hooks: () => hooks,
-      sessionId: 's',
-      transcriptPath: path.join(ctx.sessionDir, 's.jsonl'),
-      projectDir: ctx.projectRoot,
-      cwd: () => ctx.projectRoot,
-      permissionMode: () => 'bypassPermissions',
-      env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin' },
-      home: ctx.projectRoot,
-    });
+    // The hooks are read on each call, so the edit to `hooks` below applies to the next check.
+    const runner = projectHookRunner(ctx, hooks, 'bypassPermissions');
     const log: PermissionLogEntry[] = [];
     // The real gate, in bypass mode: it would allow the call; the hook refuses it first.
     const gate = withPreToolUseHooks(testGate(ctx.projectRoot), runner, (e) => log.push(e));
-    const bash = builtinTools().find((t) => t.name === 'Bash');
-    if (!bash) throw new Error('no Bash tool');
+    const bash = builtinTool('Bash');
     const decision = await gate.check(bash, { command: 'git push' }, ctx);
     expect(decision).toEqual({
       behavior: 'deny',
