@@ -4,7 +4,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { NoticeItem } from '@shared/domain/messages';
 import { startScriptedApi } from '../devtools/scripted-api/server';
 import { text, toolUse } from '../test-support/engine';
-import { capturePrint } from '../test-support/print-run';
+import { capturePrint, printEnv } from '../test-support/print-run';
 import { tempDir } from '../test-support/temp';
 
 /* A hook run's note carries its output into the session's transcript file (runtime/hook-output-notes.ts). */
@@ -34,13 +34,7 @@ describe('hook output in the transcript (carapace -p, scripted Messages API)', (
     const { out } = await capturePrint(
       ['-p', 'go', '--allowedTools', 'Bash', '--model', 'claude-sonnet-4-5', '--output-format', 'json'],
       {
-        env: {
-          CARAPACE_HOME: home,
-          HOME: home,
-          PATH: process.env['PATH'] ?? '/usr/bin:/bin',
-          ANTHROPIC_API_KEY: 'test',
-          ANTHROPIC_BASE_URL: api.url,
-        },
+        env: printEnv(home, api.url),
         cwd: project,
       },
     );

@@ -3,14 +3,12 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFi
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { startScriptedApi } from '../devtools/scripted-api/server';
 import type { ScenarioInput } from '../devtools/scripted-api/scenario';
 import { text, toolUse } from '../test-support/engine';
+import { capturePrint, printEnv } from '../test-support/print-run';
 import { tempDir } from '../test-support/temp';
-import { parsePrintArgs } from './print-args';
-import { runPrint } from './print-command';
 
 /*
  * Hooks through `carapace -p` against the scripted Messages API: the project's own
@@ -36,29 +34,13 @@ async function setup(
     writeFileSync(path.join(project, '.claude', 'settings.json'), JSON.stringify({ hooks }));
   }
   const env = {
-    CARAPACE_HOME: home,
-    HOME: home,
-    PATH: process.env['PATH'] ?? '/usr/bin:/bin',
-    ANTHROPIC_API_KEY: 'test',
-    ANTHROPIC_BASE_URL: api.url,
+    ...printEnv(home, api.url),
     ...extraEnv,
   };
   const run = async (argv: string[]) => {
-    const stdout = new PassThrough();
-    const stderr = new PassThrough();
-    let out = '';
-    let err = '';
-    stdout.on('data', (c: Buffer) => (out += c.toString()));
-    stderr.on('data', (c: Buffer) => (err += c.toString()));
-    const code = await runPrint(
-      parsePrintArgs([...argv, '--model', 'claude-sonnet-4-5', '--output-format', 'json']),
-      {
-        stdout,
-        stderr,
-        stdin: process.stdin,
-        env,
-        cwd: project,
-      },
+    const { code, out, err } = await capturePrint(
+      [...argv, '--model', 'claude-sonnet-4-5', '--output-format', 'json'],
+      { env, cwd: project },
     );
     return { code, result: JSON.parse(out) as Record<string, unknown>, stderr: err };
   };

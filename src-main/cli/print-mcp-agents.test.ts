@@ -1,13 +1,11 @@
 import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { startScriptedApi } from '../devtools/scripted-api/server';
 import type { ScenarioInput } from '../devtools/scripted-api/scenario';
 import { text, toolUse } from '../test-support/engine';
+import { capturePrint, printEnv } from '../test-support/print-run';
 import { tempDir } from '../test-support/temp';
-import { parsePrintArgs } from './print-args';
-import { runPrint } from './print-command';
 
 /*
  * MCP tools for sub-agents through `carapace -p` against the scripted Messages API, with the SDK demo
@@ -32,13 +30,7 @@ async function setup(steps: StepInput[]) {
   const home = tempDir('carapace-mcp-agents-home-');
   const project = realpathSync(tempDir('carapace-mcp-agents-project-'));
   const callsFile = path.join(project, 'calls.jsonl');
-  const env: Record<string, string> = {
-    CARAPACE_HOME: home,
-    HOME: home,
-    PATH: process.env['PATH'] ?? '/usr/bin:/bin',
-    ANTHROPIC_API_KEY: 'test',
-    ANTHROPIC_BASE_URL: api.url,
-  };
+  const env: Record<string, string> = printEnv(home, api.url);
   // The person's own --mcp-config (cli scope): no project approval is involved.
   const mcpConfig = JSON.stringify({
     mcpServers: { demo: { command: 'node', args: [DEMO_SERVER], env: { DEMO_CALLS: callsFile } } },
@@ -52,22 +44,9 @@ async function setup(steps: StepInput[]) {
     );
   };
   const run = async (argv: string[]) => {
-    const stdout = new PassThrough();
-    const stderr = new PassThrough();
-    let err = '';
-    stdout.resume();
-    stderr.on('data', (c: Buffer) => (err += c.toString()));
-    const code = await runPrint(
-      parsePrintArgs([
-        ...argv,
-        '--mcp-config',
-        mcpConfig,
-        '--model',
-        'claude-sonnet-4-5',
-        '--output-format',
-        'stream-json',
-      ]),
-      { stdout, stderr, stdin: process.stdin, env, cwd: project },
+    const { code, err } = await capturePrint(
+      [...argv, '--mcp-config', mcpConfig, '--model', 'claude-sonnet-4-5', '--output-format', 'stream-json'],
+      { env, cwd: project },
     );
     return { code, stderr: err };
   };

@@ -10,7 +10,7 @@ import { startScriptedApi } from '../devtools/scripted-api/server';
 import type { ScenarioInput } from '../devtools/scripted-api/scenario';
 import { text, toolUse } from '../test-support/engine';
 import { tempDir } from '../test-support/temp';
-import { capturePrint } from '../test-support/print-run';
+import { capturePrint, printEnv } from '../test-support/print-run';
 
 /*
  * MCP servers through `carapace -p` against the scripted Messages API: a real stdio server (run with
@@ -34,11 +34,7 @@ async function setup(steps: StepInput[], extraEnv: Record<string, string> = {}) 
   const project = realpathSync(tempDir('carapace-mcp-project-'));
   const file = (name: string) => path.join(project, name);
   const env: Record<string, string> = {
-    CARAPACE_HOME: home,
-    HOME: home,
-    PATH: process.env['PATH'] ?? '/usr/bin:/bin',
-    ANTHROPIC_API_KEY: 'test',
-    ANTHROPIC_BASE_URL: api.url,
+    ...printEnv(home, api.url),
     CALLS_FILE: file('calls.jsonl'),
     ...extraEnv,
   };

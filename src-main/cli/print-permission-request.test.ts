@@ -4,7 +4,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { startScriptedApi } from '../devtools/scripted-api/server';
 import type { ScenarioInput } from '../devtools/scripted-api/scenario';
 import { text, toolUse } from '../test-support/engine';
-import { capturePrint } from '../test-support/print-run';
+import { capturePrint, printEnv } from '../test-support/print-run';
 import { tempDir } from '../test-support/temp';
 
 /*
@@ -42,13 +42,7 @@ async function setup(updatedInput: object, steps: Steps) {
       },
     }),
   );
-  const env = {
-    CARAPACE_HOME: home,
-    HOME: home,
-    PATH: process.env['PATH'] ?? '/usr/bin:/bin',
-    ANTHROPIC_API_KEY: 'test',
-    ANTHROPIC_BASE_URL: api.url,
-  };
+  const env = printEnv(home, api.url);
   const run = async () => {
     const { code, out } = await capturePrint(
       ['-p', 'go', '--model', 'claude-sonnet-4-5', '--output-format', 'json'],

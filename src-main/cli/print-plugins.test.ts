@@ -9,7 +9,7 @@ import { TrustStore, trustFile } from '../harness/permissions/trust';
 import { installPlugin, pluginDataDir, setPluginEnabled, uninstallPlugin } from '../harness/plugins/registry';
 import { text, toolUse } from '../test-support/engine';
 import { tempDir } from '../test-support/temp';
-import { capturePrint } from '../test-support/print-run';
+import { capturePrint, printEnv } from '../test-support/print-run';
 
 /*
  * Plugins through `carapace -p` against the scripted Messages API: an installed, enabled plugin's
@@ -26,13 +26,7 @@ async function setup(steps: ScenarioInput['steps'] = []) {
   onTestFinished(() => api.close());
   const home = tempDir('carapace-plugins-home-');
   const project = realpathSync(tempDir('carapace-plugins-project-'));
-  const env = {
-    CARAPACE_HOME: home,
-    HOME: home,
-    PATH: process.env['PATH'] ?? '/usr/bin:/bin',
-    ANTHROPIC_API_KEY: 'test',
-    ANTHROPIC_BASE_URL: api.url,
-  };
+  const env = printEnv(home, api.url);
   const run = async (prompt: string, extra: string[] = []) => {
     const { code, out, err } = await capturePrint(
       ['-p', prompt, ...extra, '--model', 'claude-sonnet-4-5', '--output-format', 'json'],

@@ -9,7 +9,7 @@ import { startScriptedApi, type ScriptedApi } from '../devtools/scripted-api/ser
 import { text, toolUse } from '../test-support/engine';
 import { tempDir } from '../test-support/temp';
 import { installPlugin, setPluginEnabled } from '../harness/plugins/registry';
-import { capturePrint } from '../test-support/print-run';
+import { capturePrint, printEnv } from '../test-support/print-run';
 
 /*
  * Skills through `carapace -p` against the scripted Messages API: a skill is offered by name and
@@ -35,13 +35,7 @@ async function setup(steps: Steps, watch?: (request: RecordedRequest, api: Scrip
   onTestFinished(() => server.close());
   const home = tempDir('carapace-skills-home-');
   const project = realpathSync(tempDir('carapace-skills-project-'));
-  const env = {
-    CARAPACE_HOME: home,
-    HOME: home,
-    PATH: process.env['PATH'] ?? '/usr/bin:/bin',
-    ANTHROPIC_API_KEY: 'test',
-    ANTHROPIC_BASE_URL: server.url,
-  };
+  const env = printEnv(home, server.url);
   const run = async (prompt: string) => {
     const { code, out, err } = await capturePrint(
       ['-p', prompt, '--model', 'claude-sonnet-4-5', '--output-format', 'json'],

@@ -7,7 +7,7 @@ import type { ScenarioInput } from '../devtools/scripted-api/scenario';
 import { text, toolUse } from '../test-support/engine';
 import { tempDir } from '../test-support/temp';
 import { page, redirect, startWebSite } from '../test-support/web-site';
-import { capturePrint } from '../test-support/print-run';
+import { capturePrint, printEnv } from '../test-support/print-run';
 
 /*
  * WebFetch and WebSearch through `carapace -p` against the scripted Messages API, the pages served by
@@ -37,13 +37,7 @@ async function setup(steps: StepInput[]) {
   onTestFinished(() => api.close());
   const home = tempDir('carapace-web-home-');
   const project = realpathSync(tempDir('carapace-web-project-'));
-  const env = {
-    CARAPACE_HOME: home,
-    HOME: home,
-    PATH: process.env['PATH'] ?? '/usr/bin:/bin',
-    ANTHROPIC_API_KEY: 'test',
-    ANTHROPIC_BASE_URL: api.url,
-  };
+  const env = printEnv(home, api.url);
   const run = async (argv: string[]) => {
     const { code, out } = await capturePrint(
       [...argv, '--model', 'claude-sonnet-4-5', '--output-format', 'json'],

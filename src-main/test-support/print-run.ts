@@ -44,3 +44,17 @@ export function captureUsage(argv: string[], io: Omit<UsageIo, 'stdout' | 'stder
 export function lastJsonLine(out: string): Record<string, unknown> {
   return JSON.parse(out.trim().split('\n').at(-1) ?? '{}') as Record<string, unknown>;
 }
+
+/**
+ * The environment a `-p` test runs with: its own Carapace home and HOME, this PATH, and the scripted
+ * Messages API at `apiUrl` with a dummy key.
+ */
+export function printEnv(home: string, apiUrl: string): Record<string, string> {
+  return {
+    CARAPACE_HOME: home,
+    HOME: home,
+    PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+    ANTHROPIC_API_KEY: 'test',
+    ANTHROPIC_BASE_URL: apiUrl,
+  };
+}
