@@ -2,13 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { RequestChannel, RequestInput } from '@shared/ipc/contract';
 import type { SessionSummary } from '@shared/domain/session';
 import type { ChangeSet } from '@shared/ipc/contract/changes';
-import { silentLogger } from '../platform/logger';
 import { testCarapace } from '../test-support/carapace';
-import { createHandlers } from './handlers';
-import { IpcRouter } from './router';
+import { ipcCall } from '../test-support/ipc-call';
 
 const sh = (cwd: string, ...args: string[]) =>
   execFileSync('git', args, {
@@ -24,12 +21,6 @@ const sh = (cwd: string, ...args: string[]) =>
     },
   });
 
-function routerFor(services: Parameters<typeof createHandlers>[0], transport: 'websocket' | 'electron') {
-  const router = new IpcRouter(createHandlers(services), silentLogger);
-  return <C extends RequestChannel>(channel: C, input: RequestInput<C>) =>
-    router.dispatch(channel, input, { transport });
-}
-
 /** changes.* through the real router on a fully composed Carapace. */
 describe('changes IPC', () => {
   it("lists a worktree session's branch against its base and a plain session's uncommitted changes", async () => {
@@ -38,7 +29,7 @@ describe('changes IPC', () => {
     sh(t.project, 'init', '-q', '-b', 'main');
     sh(t.project, 'add', '.');
     sh(t.project, 'commit', '-q', '-m', 'first');
-    const call = routerFor(t.carapace.services, 'websocket');
+    const call = ipcCall(t.carapace.services, 'websocket');
     const project = t.carapace.services.workspace.open(t.project).project;
 
     const made = await call('worktrees.createSession', { projectId: project.id, base: 'main' });

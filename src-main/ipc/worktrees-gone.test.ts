@@ -2,31 +2,14 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { RequestChannel, RequestInput } from '@shared/ipc/contract';
 import { isWorking, type SessionSummary } from '@shared/domain/session';
-import { silentLogger } from '../platform/logger';
 import { testCarapace, type TestCarapace } from '../test-support/carapace';
+import { ipcCall } from '../test-support/ipc-call';
 import { tempDir } from '../test-support/temp';
-import { createHandlers } from './handlers';
-import { IpcRouter } from './router';
+import { until } from '../test-support/wait';
 
-const ctx = { transport: 'websocket' as const };
 const sh = (cwd: string, ...args: string[]) =>
   execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' } });
-
-function routerFor(t: TestCarapace) {
-  const router = new IpcRouter(createHandlers(t.carapace.services), silentLogger);
-  return <C extends RequestChannel>(channel: C, input: RequestInput<C>) =>
-    router.dispatch(channel, input, ctx);
-}
-
-async function until(condition: () => boolean, ms = 20_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 /** A composed Carapace on a git project with one commit, and a session in its own worktree. */
 async function worktreeSession() {
@@ -35,7 +18,7 @@ async function worktreeSession() {
   writeFileSync(path.join(t.project, 'a.txt'), 'one\n');
   sh(t.project, 'add', '.');
   sh(t.project, '-c', 'user.name=T', '-c', 'user.email=t@example.com', 'commit', '-q', '-m', 'x');
-  const call = routerFor(t);
+  const call = ipcCall(t.carapace.services);
   const project = t.carapace.services.workspace.open(t.project).project;
   const made = await call('worktrees.createSession', { projectId: project.id, base: 'main' });
   if (!made.ok) throw new Error(made.error.message);

@@ -2,33 +2,17 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import type { RequestChannel, RequestInput } from '@shared/ipc/contract';
 import type { SessionSummary } from '@shared/domain/session';
 import { createCarapace } from '../compose';
 import { silentLogger } from '../platform/logger';
 import { MemorySecretStore } from '../platform/secrets';
 import { testCarapace } from '../test-support/carapace';
+import { ipcCall } from '../test-support/ipc-call';
+import { until } from '../test-support/wait';
 import { tempDir } from '../test-support/temp';
-import { createHandlers } from './handlers';
-import { IpcRouter } from './router';
 
-const ctx = { transport: 'websocket' as const };
 const sh = (cwd: string, ...args: string[]) =>
   execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' } });
-
-function routerFor(services: Parameters<typeof createHandlers>[0]) {
-  const router = new IpcRouter(createHandlers(services), silentLogger);
-  return <C extends RequestChannel>(channel: C, input: RequestInput<C>) =>
-    router.dispatch(channel, input, ctx);
-}
-
-async function until(condition: () => boolean, ms = 20_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 /** worktrees.* through the real router, on a fully composed Carapace. */
 describe('worktrees IPC', () => {
@@ -49,7 +33,7 @@ describe('worktrees IPC', () => {
     );
     writeFileSync(path.join(t.home, 'settings.json'), JSON.stringify({ worktrees: { default: true } }));
     t.carapace.services.settings.reload();
-    const call = routerFor(t.carapace.services);
+    const call = ipcCall(t.carapace.services);
     const project = t.carapace.services.workspace.open(t.project).project;
 
     expect(await call('worktrees.info', { projectId: project.id })).toEqual({
@@ -124,7 +108,7 @@ describe('worktrees IPC', () => {
     writeFileSync(path.join(t.project, 'a.txt'), 'before\n');
     sh(t.project, 'add', '.');
     sh(t.project, '-c', 'user.name=T', '-c', 'user.email=t@example.com', 'commit', '-q', '-m', 'x');
-    const call = routerFor(t.carapace.services);
+    const call = ipcCall(t.carapace.services);
     const project = t.carapace.services.workspace.open(t.project).project;
     const made = await call('worktrees.createSession', { projectId: project.id, base: 'main' });
     if (!made.ok) throw new Error(made.error.message);
@@ -187,7 +171,7 @@ describe('worktrees IPC', () => {
     const t = await testCarapace();
     const plain = tempDir('carapace-plain-');
     mkdirSync(path.join(plain, 'src'));
-    const call = routerFor(t.carapace.services);
+    const call = ipcCall(t.carapace.services);
     const project = t.carapace.services.workspace.open(plain).project;
     expect(await call('worktrees.info', { projectId: project.id })).toEqual({
       ok: true,
