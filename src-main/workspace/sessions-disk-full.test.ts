@@ -3,13 +3,13 @@ import { closeSync, mkdtempSync, openSync, readdirSync, rmSync, writeSync } from
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import type { WireResult } from '@shared/ipc/wire';
 import { createCarapace, type Carapace } from '../compose';
 import { errnoCode } from '../platform/errors';
 import { silentLogger } from '../platform/logger';
 import { MemorySecretStore } from '../platform/secrets';
 import { testCarapace } from '../test-support/carapace';
 import { tempDir } from '../test-support/temp';
+import { wireValue } from '../test-support/wait';
 
 /** A real 64 KB disk (tmpfs) to be the data folder, or why one cannot be had here. */
 function mountTinyDisk(): { dir: string } | { skip: string } {
@@ -41,10 +41,7 @@ function filesUnder(dir: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' });
 }
 
-function value(result: WireResult): unknown {
-  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
-  return result.value;
-}
+const value = wireValue;
 
 it('on a full disk, sessions.create fails with a typed error and leaves no trace; saved sessions still open', async (ctx) => {
   const disk = mountTinyDisk();

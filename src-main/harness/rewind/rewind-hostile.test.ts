@@ -1,24 +1,13 @@
 import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { WireResult } from '@shared/ipc/wire';
 import { RewindOutcome } from '@shared/ipc/contract/rewind';
 import { testCarapace } from '../../test-support/carapace';
 import { text, toolUse } from '../../test-support/engine';
 import { tempDir } from '../../test-support/temp';
+import { until, wireValue } from '../../test-support/wait';
 
-async function until(check: () => boolean, ms = 20_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
-
-function value(result: WireResult): unknown {
-  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
-  return result.value;
-}
+const value = wireValue;
 
 describe('rewind with files that are not UTF-8', () => {
   it('a Latin-1 file and a file of raw bytes the agent overwrote come back byte for byte, not as U+FFFD', async () => {

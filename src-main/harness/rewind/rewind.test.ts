@@ -10,6 +10,7 @@ import { MemorySecretStore } from '../../platform/secrets';
 import { testCarapace, type TestCarapace } from '../../test-support/carapace';
 import { text, toolUse } from '../../test-support/engine';
 import { tempDir } from '../../test-support/temp';
+import { until, wireValue } from '../../test-support/wait';
 import { readTranscript } from '../session/transcript-file';
 import { hashContent } from '../tools/read-file-state';
 import { historyDir } from './history-store';
@@ -19,18 +20,7 @@ import { historyDir } from './history-store';
  * through the SDK, and the IPC router the window uses.
  */
 
-async function until(check: () => boolean, ms = 20_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
-
-function value(result: WireResult): unknown {
-  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
-  return result.value;
-}
+const value = wireValue;
 
 const git = (cwd: string, ...args: string[]) =>
   execFileSync('git', ['-c', 'user.name=Person', '-c', 'user.email=p@example.com', ...args], {
