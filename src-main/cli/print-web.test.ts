@@ -1,12 +1,10 @@
-import { lookup } from 'node:dns/promises';
 import { realpathSync } from 'node:fs';
-import { hostname } from 'node:os';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { startScriptedApi } from '../devtools/scripted-api/server';
 import type { ScenarioInput } from '../devtools/scripted-api/scenario';
 import { text, toolUse } from '../test-support/engine';
 import { tempDir } from '../test-support/temp';
-import { page, redirect, startWebSite } from '../test-support/web-site';
+import { loopbackName, page, redirect, startWebSite } from '../test-support/web-site';
 import { capturePrint, printEnv } from '../test-support/print-run';
 
 /*
@@ -160,13 +158,6 @@ describe('carapace -p with WebFetch', () => {
   });
 });
 
-/** A name other than localhost that this machine resolves to loopback only (its own hostname), or null. */
-async function loopbackName(): Promise<string | null> {
-  const name = hostname();
-  if (name === 'localhost') return null;
-  const all = await lookup(name, { all: true }).catch(() => []);
-  return all.length > 0 && all.every((a) => a.address === '127.0.0.1' || a.address === '::1') ? name : null;
-}
 const rebound = await loopbackName();
 
 describe('carapace -p with WebFetch and addresses', () => {

@@ -1,5 +1,7 @@
+import { lookup } from 'node:dns/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { hostname } from 'node:os';
 import { onTestFinished } from 'vitest';
 
 export type Route = (req: IncomingMessage, res: ServerResponse) => void;
@@ -41,4 +43,15 @@ export function page(body: string | Buffer, contentType = 'text/html; charset=ut
 /** A route redirecting to `location` (relative or absolute). */
 export function redirect(location: string, status = 302): Route {
   return (_req, res) => res.writeHead(status, { location }).end();
+}
+
+/**
+ * A name other than localhost that this machine resolves to loopback only (its own hostname), or
+ * null: a "public-looking" name a WebFetch must still treat as this machine.
+ */
+export async function loopbackName(): Promise<string | null> {
+  const name = hostname();
+  if (name === 'localhost') return null;
+  const all = await lookup(name, { all: true }).catch(() => []);
+  return all.length > 0 && all.every((a) => a.address === '127.0.0.1' || a.address === '::1') ? name : null;
 }

@@ -1,12 +1,11 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
-import { lookup } from 'node:dns/promises';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import { createServer as createNetServer, isIPv6, type AddressInfo, type Socket } from 'node:net';
-import { hostname, networkInterfaces } from 'node:os';
+import { networkInterfaces } from 'node:os';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { page, redirect, startWebSite, type Route } from '../../../test-support/web-site';
+import { loopbackName, page, redirect, startWebSite, type Route } from '../../../test-support/web-site';
 import { fetchPage } from './fetch-page';
 import { addressKind } from './ip-ranges';
 import type { Resolve } from './pin-address';
@@ -21,13 +20,6 @@ import { WebFetchError } from './web-errors';
 const signal = () => new AbortController().signal;
 const limits = { timeoutMs: 20_000, maxBytes: 1024 * 1024, maxRedirects: 5 };
 
-/** A name other than localhost that this machine resolves to a loopback address (its own hostname). */
-async function loopbackName(): Promise<string | null> {
-  const name = hostname();
-  if (name === 'localhost') return null;
-  const all = await lookup(name, { all: true }).catch(() => []);
-  return all.length > 0 && all.every((a) => a.address === '127.0.0.1' || a.address === '::1') ? name : null;
-}
 const rebound = await loopbackName();
 
 describe('WebFetch against hostile servers', () => {
