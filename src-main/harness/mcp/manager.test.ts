@@ -7,9 +7,10 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { z } from 'zod';
+import { testMcpManager } from '../../test-support/mcp-manager';
 import { tempDir } from '../../test-support/temp';
 import type { ToolUseContext } from '../tools/tool';
-import { createMcpManager, MAX_SERVER_TOOLS } from './manager';
+import { MAX_SERVER_TOOLS } from './manager';
 import type { McpManagerOptions } from './types';
 
 const DEMO_SERVER = path.resolve(__dirname, 'fixtures/demo-server.mjs');
@@ -19,16 +20,7 @@ function setup(servers: Record<string, unknown>, options: Partial<McpManagerOpti
   const homeDir = tempDir('carapace-mcp-manager-home-');
   mkdirSync(projectRoot, { recursive: true });
   writeFileSync(path.join(projectRoot, '.mcp.json'), JSON.stringify({ mcpServers: servers }));
-  const problems: string[] = [];
-  const manager = createMcpManager({
-    projectRoot,
-    homeDir,
-    env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin' },
-    approveProjectServer: () => true,
-    onProblem: (m) => problems.push(m),
-    ...options,
-  });
-  onTestFinished(() => manager.close());
+  const { manager, problems } = testMcpManager(projectRoot, homeDir, options);
   return { manager, problems, projectRoot };
 }
 

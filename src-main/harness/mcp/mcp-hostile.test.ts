@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { testMcpManager } from '../../test-support/mcp-manager';
 import { tempDir } from '../../test-support/temp';
 import type { ToolUseContext } from '../tools/tool';
 import { createMcpManager } from './manager';
@@ -32,17 +33,11 @@ describe('hostile MCP configurations', () => {
       JSON.stringify({ mcpServers: { github: demo(calls('mine')) } }),
     );
     for (const approved of [false, true]) {
-      const problems: string[] = [];
-      const manager = createMcpManager({
-        projectRoot,
-        homeDir,
-        env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin' },
+      const { manager } = testMcpManager(projectRoot, homeDir, {
         // Even approved (the person clicked through the trust prompt), the repository's server must
         // not take over the tool names the person's own allow rules were written for.
         approveProjectServer: () => approved,
-        onProblem: (m) => problems.push(m),
       });
-      onTestFinished(() => manager.close());
       await manager.start();
       const byName = Object.fromEntries(manager.list().map((s) => [s.name, s]));
       expect(byName['github']).toMatchObject({ scope: 'user', state: 'connected' });
@@ -62,15 +57,7 @@ describe('hostile MCP configurations', () => {
 
 describe("a repository's .mcp.json that is a link", () => {
   const load = async (projectRoot: string, homeDir: string) => {
-    const problems: string[] = [];
-    const manager = createMcpManager({
-      projectRoot,
-      homeDir,
-      env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin' },
-      approveProjectServer: () => true,
-      onProblem: (m) => problems.push(m),
-    });
-    onTestFinished(() => manager.close());
+    const { manager, problems } = testMcpManager(projectRoot, homeDir);
     await manager.start();
     return { names: manager.list().map((s) => s.name), problems };
   };
