@@ -69,6 +69,16 @@ function worktrees(dir: string): Map<string, string> {
   return out;
 }
 
+/** `project` as a git repository on main with one commit: a.txt holding ORIGINAL on its second line. */
+function initRepo(project: string) {
+  git(project, 'init', '-q', '-b', 'main');
+  git(project, 'config', 'user.name', 'E2E');
+  git(project, 'config', 'user.email', 'e2e@example.com');
+  writeFileSync(path.join(project, 'a.txt'), `line one\n${ORIGINAL}\nline three\n`);
+  git(project, 'add', '.');
+  git(project, 'commit', '-q', '-m', 'first');
+}
+
 async function worktreeSession(page: Page, prompt: string) {
   const before = await page.getByRole('tab').count();
   await page.getByRole('button', { name: 'New session with options' }).click();
@@ -87,12 +97,7 @@ test('two sessions in worktrees edit the same file apart; one merge fast-forward
   app: page,
   project,
 }) => {
-  git(project, 'init', '-q', '-b', 'main');
-  git(project, 'config', 'user.name', 'E2E');
-  git(project, 'config', 'user.email', 'e2e@example.com');
-  writeFileSync(path.join(project, 'a.txt'), `line one\n${ORIGINAL}\nline three\n`);
-  git(project, 'add', '.');
-  git(project, 'commit', '-q', '-m', 'first');
+  initRepo(project);
   const original = mainState(project);
 
   await worktreeSession(page, 'edit one');
@@ -223,12 +228,7 @@ test('deleting a worktree session asks about unmerged commits, archives it, and 
   app: page,
   project,
 }) => {
-  git(project, 'init', '-q', '-b', 'main');
-  git(project, 'config', 'user.name', 'E2E');
-  git(project, 'config', 'user.email', 'e2e@example.com');
-  writeFileSync(path.join(project, 'a.txt'), `line one\n${ORIGINAL}\nline three\n`);
-  git(project, 'add', '.');
-  git(project, 'commit', '-q', '-m', 'first');
+  initRepo(project);
   await worktreeSession(page, 'edit one');
   const tab = page.getByRole('tab', { selected: true });
   await tab.dblclick();
@@ -320,12 +320,7 @@ test('a worktree folder removed by hand is found when its session is opened; its
   app: page,
   project,
 }) => {
-  git(project, 'init', '-q', '-b', 'main');
-  git(project, 'config', 'user.name', 'E2E');
-  git(project, 'config', 'user.email', 'e2e@example.com');
-  writeFileSync(path.join(project, 'a.txt'), `line one\n${ORIGINAL}\nline three\n`);
-  git(project, 'add', '.');
-  git(project, 'commit', '-q', '-m', 'first');
+  initRepo(project);
   await worktreeSession(page, 'edit one');
   const [[branch, dir]] = [...worktrees(project).entries()].filter(([b]) => b.startsWith('carapace/')) as [
     [string, string],
