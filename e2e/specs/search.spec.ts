@@ -36,6 +36,17 @@ function plantPhrase(home: string, project: string, sessionId: string, firstId: 
   return itemId;
 }
 
+/** Opens the app at `url` (1400×900) and waits until its transcript shows the last line of `lastText`. */
+async function openShowing(page: Page, url: string, lastText: string) {
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await page.goto(url);
+  const log = page.getByRole('log', { name: 'Transcript' });
+  await expect(log.getByText(lastText.split('\n').at(-1) ?? '', { exact: true })).toBeVisible({
+    timeout: 30_000,
+  });
+  return log;
+}
+
 async function inViewport(page: Page, selector: ReturnType<Page['locator']>): Promise<void> {
   const box = await selector.boundingBox();
   const viewport = page.viewportSize();
@@ -58,12 +69,7 @@ test('Ctrl+K finds a phrase across sessions, Enter opens its session scrolled to
   plantPhrase(home, project, target.id, first.id);
   const serve = await startServe({ home, project });
   try {
-    await page.setViewportSize({ width: 1400, height: 900 });
-    await page.goto(serve.url);
-    const log = page.getByRole('log', { name: 'Transcript' });
-    await expect(log.getByText(first.lastText.split('\n').at(-1) ?? '', { exact: true })).toBeVisible({
-      timeout: 30_000,
-    });
+    const log = await openShowing(page, serve.url, first.lastText);
     await expect(page.getByRole('tab')).toHaveCount(1);
 
     // Ctrl+K opens the palette with the cursor in its box; Esc closes it and gives the cursor back.
@@ -148,12 +154,7 @@ test('a message found in another project opens that project and scrolls to it', 
   plantPhrase(home, elsewhere, target.id, other.id);
   const serve = await startServe({ home, project: here });
   try {
-    await page.setViewportSize({ width: 1400, height: 900 });
-    await page.goto(serve.url);
-    const log = page.getByRole('log', { name: 'Transcript' });
-    await expect(log.getByText(own.lastText.split('\n').at(-1) ?? '', { exact: true })).toBeVisible({
-      timeout: 30_000,
-    });
+    const log = await openShowing(page, serve.url, own.lastText);
     await page.keyboard.press('Control+k');
     const palette = page.getByRole('dialog', { name: 'Command palette' });
     await page.keyboard.type(PHRASE);
@@ -239,12 +240,7 @@ test('a message a sub-agent or teammate wrote is found under its session and ope
   writeFileSync(path.join(dir, 'workspace.json'), JSON.stringify({ open: [first.id], active: first.id }));
   const serve = await startServe({ home, project });
   try {
-    await page.setViewportSize({ width: 1400, height: 900 });
-    await page.goto(serve.url);
-    const log = page.getByRole('log', { name: 'Transcript' });
-    await expect(log.getByText(first.lastText.split('\n').at(-1) ?? '', { exact: true })).toBeVisible({
-      timeout: 30_000,
-    });
+    const log = await openShowing(page, serve.url, first.lastText);
     await page.keyboard.press('Control+k');
     const palette = page.getByRole('dialog', { name: 'Command palette' });
     await page.keyboard.type(phrase);
