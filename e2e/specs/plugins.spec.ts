@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { Locator } from '@playwright/test';
 import { installPlugin } from '../../src-main/harness/plugins/registry';
 import { docsScreenshot } from '../fixtures/screenshots';
 import { expect, newSessionTab, send, test } from '../fixtures/test';
@@ -13,6 +14,10 @@ import { expect, newSessionTab, send, test } from '../fixtures/test';
  * the plugin's hook writes into its `${CLAUDE_PLUGIN_DATA}` folder, which the row shows and Remove
  * keeps when asked.
  */
+
+/** Shows Settings page `name` through the Settings dialog's list of pages. */
+const showSettingsPage = (settings: Locator, name: string) =>
+  settings.getByRole('navigation', { name: 'Settings pages' }).getByRole('button', { name }).click();
 
 // Carapace's own folder for this run: the installed plugins' list is written there.
 const HOME = mkdtempSync(path.join(tmpdir(), 'carapace-e2e-plugins-home-'));
@@ -83,10 +88,7 @@ test('installs a plugin from a folder path, lists it, disables and removes it', 
 
   await page.getByRole('button', { name: 'Settings' }).click();
   const settings = page.getByRole('dialog', { name: 'Settings' });
-  await settings
-    .getByRole('navigation', { name: 'Settings pages' })
-    .getByRole('button', { name: 'Plugins' })
-    .click();
+  await showSettingsPage(settings, 'Plugins');
   const plugins = settings.getByRole('region', { name: 'Installed plugins' });
   await expect(plugins).toContainText('No plugins are installed.');
 
@@ -121,11 +123,7 @@ test('installs a plugin from a folder path, lists it, disables and removes it', 
   const userSettings = path.join(HOME, 'settings.json');
   writeFileSync(userSettings, JSON.stringify({ enabledPlugins: { 'review-tools@local': false } }));
   await page.getByRole('button', { name: 'Settings' }).click();
-  const openPlugins = () =>
-    settings
-      .getByRole('navigation', { name: 'Settings pages' })
-      .getByRole('button', { name: 'Plugins' })
-      .click();
+  const openPlugins = () => showSettingsPage(settings, 'Plugins');
   await openPlugins();
   const state = row.getByLabel("Where review-tools's state comes from");
   await expect(state).toHaveText(`○ Off by enabledPlugins in ${userSettings} (this outranks the switch)`);
@@ -136,10 +134,7 @@ test('installs a plugin from a folder path, lists it, disables and removes it', 
   await page.setViewportSize({ width: 900, height: 600 });
   await page.screenshot({ path: docsScreenshot(testInfo, 'plugins-state-900x600.png') });
   writeFileSync(userSettings, '{}');
-  await settings
-    .getByRole('navigation', { name: 'Settings pages' })
-    .getByRole('button', { name: 'MCP' })
-    .click();
+  await showSettingsPage(settings, 'MCP');
   await openPlugins();
   await expect(row).toBeVisible();
   await expect(state).toBeHidden();
@@ -213,10 +208,7 @@ test.describe('a repository’s enabledPlugins', () => {
 
     await page.getByRole('button', { name: 'Settings' }).click();
     const settings = page.getByRole('dialog', { name: 'Settings' });
-    await settings
-      .getByRole('navigation', { name: 'Settings pages' })
-      .getByRole('button', { name: 'Plugins' })
-      .click();
+    await showSettingsPage(settings, 'Plugins');
     const row = settings.getByRole('listitem', { name: 'Plugin review-tools' });
     await expect(row.getByLabel("Where review-tools's state comes from")).toHaveText(
       '○ Off by enabledPlugins in .claude/settings.json (this outranks the switch)',
