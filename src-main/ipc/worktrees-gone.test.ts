@@ -3,30 +3,21 @@ import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync 
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isWorking, type SessionSummary } from '@shared/domain/session';
-import { testCarapace, type TestCarapace } from '../test-support/carapace';
-import { ipcCall } from '../test-support/ipc-call';
+import type { TestCarapace } from '../test-support/carapace';
 import { tempDir } from '../test-support/temp';
 import { until } from '../test-support/wait';
+import { worktreeSession as composedWorktreeSession } from '../test-support/worktree-session';
 
 const sh = (cwd: string, ...args: string[]) =>
   execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' } });
 
-/** A composed Carapace on a git project with one commit, and a session in its own worktree. */
+/** A session in its own worktree (test-support/worktree-session.ts), and a wait for its turn to end. */
 async function worktreeSession() {
-  const t = await testCarapace();
-  sh(t.project, 'init', '-q', '-b', 'main');
-  writeFileSync(path.join(t.project, 'a.txt'), 'one\n');
-  sh(t.project, 'add', '.');
-  sh(t.project, '-c', 'user.name=T', '-c', 'user.email=t@example.com', 'commit', '-q', '-m', 'x');
-  const call = ipcCall(t.carapace.services);
-  const project = t.carapace.services.workspace.open(t.project).project;
-  const made = await call('worktrees.createSession', { projectId: project.id, base: 'main' });
-  if (!made.ok) throw new Error(made.error.message);
-  const session = made.value as SessionSummary;
-  if (!session.worktree) throw new Error('no worktree');
+  const made = await composedWorktreeSession();
+  const { t, project } = made;
   const idle = () =>
     until(() => !t.carapace.services.sessions.list(project.id).some((s) => isWorking(s.activity)));
-  return { t, call, project, session, wt: session.worktree, idle };
+  return { ...made, idle };
 }
 
 const bodies = (t: TestCarapace) => t.api.requests.map((r) => JSON.stringify(r.body)).join('\n');

@@ -9,6 +9,7 @@ import { MemorySecretStore } from '../platform/secrets';
 import { testCarapace } from '../test-support/carapace';
 import { ipcCall } from '../test-support/ipc-call';
 import { until } from '../test-support/wait';
+import { worktreeSession } from '../test-support/worktree-session';
 import { tempDir } from '../test-support/temp';
 
 const sh = (cwd: string, ...args: string[]) =>
@@ -103,18 +104,7 @@ describe('worktrees IPC', () => {
   });
 
   it("treats the worktree as the project edge: edits inside run in acceptEdits, its .git file and the main repository's worktree data ask", async () => {
-    const t = await testCarapace();
-    sh(t.project, 'init', '-q', '-b', 'main');
-    writeFileSync(path.join(t.project, 'a.txt'), 'before\n');
-    sh(t.project, 'add', '.');
-    sh(t.project, '-c', 'user.name=T', '-c', 'user.email=t@example.com', 'commit', '-q', '-m', 'x');
-    const call = ipcCall(t.carapace.services);
-    const project = t.carapace.services.workspace.open(t.project).project;
-    const made = await call('worktrees.createSession', { projectId: project.id, base: 'main' });
-    if (!made.ok) throw new Error(made.error.message);
-    const session = made.value as SessionSummary;
-    const wt = session.worktree;
-    if (!wt) throw new Error('no worktree');
+    const { t, call, project, session, wt } = await worktreeSession('before\n');
     const name = path.basename(wt.path);
     const adminHead = path.join(t.project, '.git', 'worktrees', name, 'HEAD');
     const dotGit = readFileSync(path.join(wt.path, '.git'), 'utf8');
