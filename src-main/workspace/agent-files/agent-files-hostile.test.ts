@@ -9,6 +9,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { NewAgentInput } from '@shared/ipc/contract/agent-files';
 import { loadPluginComponents } from '../../harness/plugins/load-plugins';
 import { tempDir } from '../../test-support/temp';
 import { AgentFileError } from './agent-file-paths';
@@ -23,6 +24,17 @@ import { AgentFilesService } from './agent-files-service';
 
 const agentText = (name: string, body: string) =>
   `---\nname: ${name}\ndescription: ${name} agent\n---\n${body}\n`;
+
+/** The Settings → Agents form's new project agent the create tests write. */
+const PLANTED: NewAgentInput = {
+  projectId: 'p',
+  scope: 'project',
+  name: 'planted',
+  description: 'Plans',
+  tools: [],
+  model: 'inherit',
+  prompt: 'PLANTED-PROMPT',
+};
 
 function setup() {
   const project = tempDir('carapace-agents-race-project-');
@@ -76,15 +88,7 @@ describe('agent files: a folder swapped for a link between the check and the wri
     const { project, outside, service, agents } = setup();
     mkdirSync(agents, { recursive: true });
 
-    const creating = service.create(project, {
-      projectId: 'p',
-      scope: 'project',
-      name: 'planted',
-      description: 'Plans',
-      tools: [],
-      model: 'inherit',
-      prompt: 'PLANTED-PROMPT',
-    });
+    const creating = service.create(project, PLANTED);
     renameSync(agents, `${agents}.moved`);
     symlinkSync(outside, agents);
 
@@ -107,15 +111,7 @@ describe('agent files: a folder swapped for a link between the check and the wri
       version,
     );
     expect(readFileSync(path.join(sub, 'helper.md'), 'utf8')).toContain('NEW');
-    await service.create(project, {
-      projectId: 'p',
-      scope: 'project',
-      name: 'planted',
-      description: 'Plans',
-      tools: [],
-      model: 'inherit',
-      prompt: 'PLANTED-PROMPT',
-    });
+    await service.create(project, PLANTED);
     expect(readFileSync(path.join(agents, 'planted.md'), 'utf8')).toContain('PLANTED-PROMPT');
   });
 });
