@@ -154,7 +154,6 @@ describe('MemoryWatcher: links and limits', () => {
     const second = temp();
     const notices: string[] = [];
     const defs = [...treeScope(dir), ...treeScope(second)];
-    const t0 = Date.now();
     const watcher = new MemoryWatcher(
       defs,
       () => undefined,
@@ -163,7 +162,6 @@ describe('MemoryWatcher: links and limits', () => {
     );
     try {
       expect(watcher.watchCount).toBe(MAX_MEMORY_WATCHES);
-      expect(Date.now() - t0).toBeLessThan(5000);
       expect(notices).toHaveLength(1);
       expect(notices[0]).toContain(`${MAX_MEMORY_WATCHES} folders`);
       // The second tree's root was watched before the first tree's subfolders used up the limit.

@@ -75,10 +75,12 @@ describe('sub-agents through the Agent tool', () => {
   });
 
   it('runs two Agent calls of one message at the same time', async () => {
+    // Each reply waits at a gate until the test has seen both requests: run one after the other,
+    // the second would never be sent and the poll below would fail.
     const slow = (label: string) => ({
       content: [text(`${label} finished: ${'x'.repeat(200)}`)],
       chunkChars: 10,
-      delayMs: 15,
+      hold: { afterEvents: 0, gate: 'both' },
     });
     const t = await testRuntime({
       steps: [
@@ -95,18 +97,19 @@ describe('sub-agents through the Agent tool', () => {
       ],
     });
     const order: string[] = [];
-    const { result } = await t.run('go', {}, (e) => {
+    const running = t.run('go', {}, (e) => {
       if (e.type === 'agent_started') order.push(`start ${e.info.name}`);
       if (e.type === 'agent_ended') order.push(`end ${e.agentId}`);
     });
+    // The server has both requests while neither reply can end.
+    const asked = (label: string) =>
+      t.api.requests.some((r) => JSON.stringify(r.body.messages).includes(label));
+    await expect.poll(() => asked('ALPHA job') && asked('BETA job')).toBe(true);
+    t.api.release('both');
+    const { result } = await running;
     expect(result.text).toBe('both done');
-    // Both started before either ended…
+    // Both started before either ended.
     expect(order.slice(0, 2).sort()).toEqual(['start task a1', 'start task b1']);
-    // …and the server had both requests before it finished answering the first.
-    const alpha = t.api.requests.find((r) => JSON.stringify(r.body.messages).includes('ALPHA'));
-    const beta = t.api.requests.find((r) => JSON.stringify(r.body.messages).includes('BETA'));
-    const streamMs = (200 / 10) * 15; // at least this long per reply
-    expect(Math.abs((alpha?.receivedAt ?? 0) - (beta?.receivedAt ?? 1e12))).toBeLessThan(streamMs);
   });
 
   it('Stop during a sub-agent’s tool call ends it and records the interruption', async () => {
