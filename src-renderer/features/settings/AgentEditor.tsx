@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { AgentFileRef, AgentFilesView } from '@shared/ipc/contract/agent-files';
 import { getClient } from '../../ipc/client';
-import { mcpProblem } from './McpPage';
+import { loadLatest, problemText } from './page-load';
 
 /**
  * One agent file's raw Markdown in a text box. Save sends it to the main process, which parses it
@@ -25,23 +25,19 @@ export function AgentEditor({
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const box = useRef<HTMLTextAreaElement>(null);
-  useEffect(() => {
-    let live = true;
-    getClient()
-      .invoke('agentFiles.read', { projectId, ref: fileRef })
-      .then(
+  useEffect(
+    () =>
+      loadLatest(
+        getClient().invoke('agentFiles.read', { projectId, ref: fileRef }),
         (file) => {
-          if (!live) return;
           setLoaded(file);
           setText(file.text);
           requestAnimationFrame(() => box.current?.focus());
         },
-        (e: unknown) => live && setError(mcpProblem(e)),
-      );
-    return () => {
-      live = false;
-    };
-  }, [projectId, fileRef]);
+        setError,
+      ),
+    [projectId, fileRef],
+  );
 
   const save = async () => {
     if (loaded === null) return;
@@ -55,7 +51,7 @@ export function AgentEditor({
       });
       onSaved(view);
     } catch (e) {
-      setError(mcpProblem(e));
+      setError(problemText(e));
       box.current?.focus();
     } finally {
       setSaving(false);

@@ -9,7 +9,7 @@ import { getClient } from '../../ipc/client';
 import { useStore } from '../../stores/store';
 import { AgentEditor } from './AgentEditor';
 import { NewAgentForm } from './NewAgentForm';
-import { mcpProblem } from './McpPage';
+import { loadLatest, problemText } from './page-load';
 import './agents.css';
 
 /** Groups in precedence order: a project's file wins over the person's, which wins over a built-in. */
@@ -51,16 +51,7 @@ export function AgentsPage() {
   }, [view]);
   useEffect(() => {
     if (projectId === null) return;
-    let live = true;
-    getClient()
-      .invoke('agentFiles.list', { projectId })
-      .then(
-        (v) => live && setView(v),
-        (e: unknown) => live && setError(mcpProblem(e)),
-      );
-    return () => {
-      live = false;
-    };
+    return loadLatest(getClient().invoke('agentFiles.list', { projectId }), setView, setError);
   }, [projectId]);
 
   if (projectId === null)
@@ -86,7 +77,7 @@ export function AgentsPage() {
       setError(null);
       return true;
     } catch (e) {
-      setError(mcpProblem(e));
+      setError(problemText(e));
       return false;
     }
   };
@@ -125,7 +116,7 @@ export function AgentsPage() {
               setNote(`Created ${input.name}.`);
               return null;
             } catch (e) {
-              return mcpProblem(e);
+              return problemText(e);
             }
           }}
         />

@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react';
-import { IpcRequestError } from '@shared/domain/errors';
 import type { McpProjectView, McpServerState, McpServerView } from '@shared/domain/mcp';
 import { getClient } from '../../ipc/client';
 import { useStore } from '../../stores/store';
 import { McpAddForm } from './McpAddForm';
+import { loadLatest, problemText } from './page-load';
 import './mcp.css';
 
 /** State in words with an icon beside it: never colour alone. */
@@ -23,14 +23,6 @@ const SCOPE: Record<McpServerView['scope'], string> = {
   plugin: 'plugin',
 };
 
-export function mcpProblem(error: unknown): string {
-  if (error instanceof IpcRequestError) {
-    const details = error.details.length > 0 ? ` (${error.details.join('; ')})` : '';
-    return `${error.message}${details}`;
-  }
-  return error instanceof Error ? error.message : String(error);
-}
-
 /**
  * Settings → MCP: each MCP server of the open project with its state, tools and logs; restart,
  * switch on/off, add. Follows `mcp.changed`, so a server that connects or fails updates in place.
@@ -41,18 +33,13 @@ export function McpPage() {
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     if (projectId === null) return;
-    let live = true;
+    // Unsubscribed in the cleanup, so no change reaches a page that moved on.
     const off = getClient().on('mcp.changed', (v) => {
-      if (live && v.projectId === projectId) setView(v);
+      if (v.projectId === projectId) setView(v);
     });
-    getClient()
-      .invoke('mcp.list', { projectId })
-      .then(
-        (v) => live && setView(v),
-        (e: unknown) => live && setError(mcpProblem(e)),
-      );
+    const stop = loadLatest(getClient().invoke('mcp.list', { projectId }), setView, setError);
     return () => {
-      live = false;
+      stop();
       off();
     };
   }, [projectId]);
@@ -72,7 +59,7 @@ export function McpPage() {
       setError(null);
       return true;
     } catch (e) {
-      setError(mcpProblem(e));
+      setError(problemText(e));
       return false;
     }
   };

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import type { PluginsView, PluginView } from '@shared/ipc/contract/plugins';
 import { getClient } from '../../ipc/client';
 import { useStore } from '../../stores/store';
-import { mcpProblem } from './McpPage';
+import { loadLatest, problemText } from './page-load';
 import './plugins.css';
 
 /**
@@ -20,18 +20,10 @@ export function PluginsPage() {
   const [error, setError] = useState<string | null>(null);
   const [folder, setFolder] = useState('');
   const [installing, setInstalling] = useState(false);
-  useEffect(() => {
-    let live = true;
-    getClient()
-      .invoke('plugins.list', { projectId })
-      .then(
-        (v) => live && setView(v),
-        (e: unknown) => live && setError(mcpProblem(e)),
-      );
-    return () => {
-      live = false;
-    };
-  }, [projectId]);
+  useEffect(
+    () => loadLatest(getClient().invoke('plugins.list', { projectId }), setView, setError),
+    [projectId],
+  );
 
   /** Runs one change; its answer replaces the list, its failure is shown above it. */
   const act = async (run: () => Promise<PluginsView>): Promise<boolean> => {
@@ -40,7 +32,7 @@ export function PluginsPage() {
       setError(null);
       return true;
     } catch (e) {
-      setError(mcpProblem(e));
+      setError(problemText(e));
       return false;
     }
   };
@@ -54,7 +46,7 @@ export function PluginsPage() {
       const { path } = await getClient().invoke('fs.pickDirectory', {});
       if (path) await install(path);
     } catch (e) {
-      setError(mcpProblem(e));
+      setError(problemText(e));
     }
   };
 
