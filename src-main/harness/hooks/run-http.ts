@@ -52,6 +52,9 @@ export async function runHttpHook(
     ...r,
     durationMs: Math.round(performance.now() - started),
   });
+  /** Every answer but a usable one: no JSON to act on, the problem said, what was read kept. */
+  const failed = (problem: string, stdout = '', status: 'error' | 'timeout' = 'error') =>
+    done({ status, exitCode: null, stdout, stderr: '', json: null, problem });
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   for (const [k, v] of Object.entries(handler.headers ?? {}))
     headers[k] = fillHeader(v, handler.allowedEnvVars ?? [], o.env);
@@ -73,64 +76,25 @@ export async function runHttpHook(
     status = res.status;
     if (status >= 300 && status <= 399) {
       await res.body?.cancel().catch(() => undefined);
-      return done({
-        status: 'error',
-        exitCode: null,
-        stdout: '',
-        stderr: '',
-        json: null,
-        problem: `answered HTTP ${status}, a redirect${res.headers.get('location') ? ` to ${res.headers.get('location')?.slice(0, 200)}` : ''}, which is not followed`,
-      });
+      return failed(
+        `answered HTTP ${status}, a redirect${res.headers.get('location') ? ` to ${res.headers.get('location')?.slice(0, 200)}` : ''}, which is not followed`,
+      );
     }
     // A server that answers forever is cut at the cap, not read until the timeout fills the heap.
     ({ text: body, over } = await readBody(res));
   } catch (error) {
-    if (timeout.aborted)
-      return done({
-        status: 'timeout',
-        exitCode: null,
-        stdout: '',
-        stderr: '',
-        json: null,
-        problem: `timed out after ${o.timeoutMs / 1000} s`,
-      });
-    return done({
-      status: 'error',
-      exitCode: null,
-      stdout: '',
-      stderr: '',
-      json: null,
-      problem: `POST ${handler.url} failed: ${(error as Error).message}`,
-    });
+    if (timeout.aborted) return failed(`timed out after ${o.timeoutMs / 1000} s`, '', 'timeout');
+    return failed(`POST ${handler.url} failed: ${(error as Error).message}`);
   }
   const stdout = capOutput(body);
   if (over)
-    return done({
-      status: 'error',
-      exitCode: null,
+    return failed(
+      `answered with more than ${MAX_BODY_BYTES.toLocaleString('en-US')} bytes; the rest was not read`,
       stdout,
-      stderr: '',
-      json: null,
-      problem: `answered with more than ${MAX_BODY_BYTES.toLocaleString('en-US')} bytes; the rest was not read`,
-    });
-  if (status < 200 || status > 299)
-    return done({
-      status: 'error',
-      exitCode: null,
-      stdout,
-      stderr: '',
-      json: null,
-      problem: `answered HTTP ${status}`,
-    });
+    );
+  if (status < 200 || status > 299) return failed(`answered HTTP ${status}`, stdout);
   if (body.trim() === '') return done({ status: 'ok', exitCode: null, stdout, stderr: '', json: null });
   const parsed = parseOutputJson(body);
   if (parsed.json) return done({ status: 'ok', exitCode: null, stdout, stderr: '', json: parsed.json });
-  return done({
-    status: 'error',
-    exitCode: null,
-    stdout,
-    stderr: '',
-    json: null,
-    problem: parsed.problem ?? 'answered with a body that is not JSON',
-  });
+  return failed(parsed.problem ?? 'answered with a body that is not JSON', stdout);
 }
