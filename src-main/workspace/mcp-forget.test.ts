@@ -28,21 +28,27 @@ function alive(pid: number): boolean {
   }
 }
 
+/** The app with a user-scope demo server in its home's ~/.claude.json, its project open and the server up. */
+async function withHomeServer() {
+  const t = await testCarapace();
+  const marker = path.join(t.userHome, 'demo.pid');
+  writeFileSync(
+    path.join(t.userHome, '.claude.json'),
+    JSON.stringify({
+      mcpServers: {
+        homedemo: { command: process.execPath, args: [DEMO_SERVER], env: { DEMO_MARKER: marker } },
+      },
+    }),
+  );
+  const { services } = t.carapace;
+  const projectId = services.workspace.open(t.project).project.id;
+  await services.mcp.ready(projectId);
+  return { t, services, projectId, marker };
+}
+
 describe('the app’s MCP servers and the person’s home', () => {
   it('a user-scope server from the given home’s ~/.claude.json runs for the project and ends when the project is forgotten', async () => {
-    const t = await testCarapace();
-    const marker = path.join(t.userHome, 'demo.pid');
-    writeFileSync(
-      path.join(t.userHome, '.claude.json'),
-      JSON.stringify({
-        mcpServers: {
-          homedemo: { command: process.execPath, args: [DEMO_SERVER], env: { DEMO_MARKER: marker } },
-        },
-      }),
-    );
-    const { services } = t.carapace;
-    const projectId = services.workspace.open(t.project).project.id;
-    await services.mcp.ready(projectId);
+    const { t, services, projectId, marker } = await withHomeServer();
     const view = services.mcp.view(projectId);
     // Only the temporary home's server: the developer's own ~/.claude.json is not read.
     expect(view.servers.map((s) => [s.name, s.scope, s.state])).toEqual([['homedemo', 'user', 'connected']]);
@@ -57,19 +63,7 @@ describe('the app’s MCP servers and the person’s home', () => {
   });
 
   it('a project not forgotten keeps its server when another project is forgotten', async () => {
-    const t = await testCarapace();
-    const marker = path.join(t.userHome, 'demo.pid');
-    writeFileSync(
-      path.join(t.userHome, '.claude.json'),
-      JSON.stringify({
-        mcpServers: {
-          homedemo: { command: process.execPath, args: [DEMO_SERVER], env: { DEMO_MARKER: marker } },
-        },
-      }),
-    );
-    const { services } = t.carapace;
-    const projectId = services.workspace.open(t.project).project.id;
-    await services.mcp.ready(projectId);
+    const { t, services, projectId, marker } = await withHomeServer();
     const pid = Number(readFileSync(marker, 'utf8').trim());
     const other = path.join(t.userHome, 'other-project');
     mkdirSync(other);
