@@ -18,8 +18,9 @@ import { AgentFilesService } from './agent-files-service';
 /*
  * Settings → Agents against a project whose folders change under it: an agent (or anything else
  * running in the project) swapping a checked folder for a link between the service's check and its
- * write. save() and create() check synchronously and then write asynchronously; the swap is made
- * right after the call returns its promise, so it always lands between the two.
+ * write. The swap is made at the service's `beforeLastCheck`, once the text is written: made right
+ * after the call returned instead, it raced the write's own mkdir on the thread pool, which could
+ * recreate the folder first (seen in CI).
  */
 
 const agentText = (name: string, body: string) =>
@@ -45,8 +46,11 @@ function setup() {
     home,
     carapaceHome,
     plugins: () => loadPluginComponents(carapaceHome),
+    beforeLastCheck: () => race.swap(),
   });
-  return { project, outside, service, agents: path.join(project, '.claude', 'agents') };
+  /** What the test swaps at the service's last check (nothing unless set). */
+  const race: { swap: () => void } = { swap: () => undefined };
+  return { project, outside, service, race, agents: path.join(project, '.claude', 'agents') };
 }
 
 async function refusalOf(p: Promise<unknown>): Promise<AgentFileError> {
@@ -60,8 +64,12 @@ async function refusalOf(p: Promise<unknown>): Promise<AgentFileError> {
 
 describe('agent files: a folder swapped for a link between the check and the write', () => {
   it('save does not write through a subfolder replaced by a link to outside the project', async () => {
-    const { project, outside, service, agents } = setup();
+    const { project, outside, service, race, agents } = setup();
     const sub = path.join(agents, 'team');
+    race.swap = () => {
+      renameSync(sub, `${sub}.moved`);
+      symlinkSync(outside, sub);
+    };
     mkdirSync(sub, { recursive: true });
     const old = agentText('helper', 'OLD');
     writeFileSync(path.join(sub, 'helper.md'), old);
@@ -75,8 +83,6 @@ describe('agent files: a folder swapped for a link between the check and the wri
       agentText('helper', 'NEW'),
       version,
     );
-    renameSync(sub, `${sub}.moved`);
-    symlinkSync(outside, sub);
 
     const e = await refusalOf(saving);
     expect(e.reason).toBe('changed');
@@ -85,14 +91,14 @@ describe('agent files: a folder swapped for a link between the check and the wri
   });
 
   it('create does not make its file through an agents folder replaced by a link', async () => {
-    const { project, outside, service, agents } = setup();
+    const { project, outside, service, race, agents } = setup();
     mkdirSync(agents, { recursive: true });
+    race.swap = () => {
+      renameSync(agents, `${agents}.moved`);
+      symlinkSync(outside, agents);
+    };
 
-    const creating = service.create(project, PLANTED);
-    renameSync(agents, `${agents}.moved`);
-    symlinkSync(outside, agents);
-
-    const e = await refusalOf(creating);
+    const e = await refusalOf(service.create(project, PLANTED));
     expect(e.reason).toBe('changed');
     expect(existsSync(path.join(outside, 'planted.md'))).toBe(false);
     expect(readdirSync(outside)).toEqual([]);

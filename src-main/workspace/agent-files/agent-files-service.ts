@@ -18,6 +18,12 @@ export interface AgentFilesDeps {
   carapaceHome: string;
   /** The plugins enabled for a project, as its sessions load them (their agents are read-only). */
   plugins: (projectRoot: string) => PluginComponents;
+  /**
+   * Runs right before the last check that the file's folder is still where it was, once the file's
+   * text is written and flushed: where a folder swapped for a link is the hardest case. Tests make
+   * the swap here; nothing else sets it.
+   */
+  beforeLastCheck?: () => void;
 }
 
 /**
@@ -76,7 +82,10 @@ export class AgentFilesService {
     if (info !== null) throw new AgentFileError('CONFLICT', 'exists', `${ref.path} already exists.`);
     await writeOrRefuse(file, text, {
       create: true,
-      beforeRename: () => Promise.resolve(stillInPlace(file, ref)),
+      beforeRename: () => {
+        this.deps.beforeLastCheck?.();
+        return Promise.resolve(stillInPlace(file, ref));
+      },
     });
     return { view: this.list(projectRoot), ref };
   }
@@ -104,6 +113,7 @@ export class AgentFilesService {
         const now = await readText(file);
         if (now === null || versionOf(now) !== version) throw changed();
         // Last, with no await between it and the rename.
+        this.deps.beforeLastCheck?.();
         stillInPlace(file, ref);
       },
     });
